@@ -1,0 +1,29 @@
+// DMA engine configuration.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "platform/config/param_set.h"
+
+namespace photon {
+
+struct DmaConfig {
+  uint32_t channels = 2;             ///< independent descriptor channels
+  uint32_t burst_bytes = 4096;       ///< bytes per TLM request the engine issues
+  uint32_t outstanding = 16;         ///< requests in flight per channel
+  double clock_ghz = 1.0;            ///< engine clock, GHz
+  uint32_t setup_cycles = 20;        ///< descriptor fetch/decode overhead per copy, cycles
+  double energy_pj_per_byte = 0.05;  ///< engine datapath energy, pJ/byte
+
+  void declare(ParamSet& ps, const std::string& p) {
+    ps.add_uint(p + ".channels", &channels, 1, 64, "descriptor channels");
+    ps.add_uint(p + ".burst_bytes", &burst_bytes, 64, 1u << 20, "bytes per request");
+    ps.add_uint(p + ".outstanding", &outstanding, 1, 1024, "requests in flight per channel");
+    ps.add_double(p + ".clock_ghz", &clock_ghz, 0.01, 10, "clock, GHz");
+    ps.add_uint(p + ".setup_cycles", &setup_cycles, 0, 100000, "per-descriptor overhead, cycles");
+    ps.add_double(p + ".energy_pj_per_byte", &energy_pj_per_byte, 0, 1000, "datapath energy, pJ/byte");
+  }
+};
+
+}  // namespace photon

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Photon needs. Idempotent; silent when everything is present.
+set -euo pipefail
+PKGS=(
+  build-essential cmake pkg-config
+  libsystemc-dev verilator
+  libyaml-cpp-dev libboost-dev libgtest-dev libgmock-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
+  python3 python3-onnx python3-numpy
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
