@@ -1,0 +1,56 @@
+// Graph: the framework-neutral operator graph that the ONNX frontend produces and the AI lowering
+// consumes. Plain data, no ONNX types. Tensors are fp32 unless noted; shapes are fully static
+// after the frontend (symbolic dimensions resolved by --shape or rejected with an error).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace photon {
+
+enum class DType { Float32, Int64, Int32, Bool, Float16, Other };
+
+struct TensorInfo {
+  std::string name;
+  DType dtype = DType::Float32;
+  std::vector<int64_t> shape;          ///< static shape, outermost first
+  bool is_constant = false;            ///< initializer, Constant or ConstantOfShape output
+  std::vector<float> data;             ///< constant values as fp32 (empty if not loaded)
+  std::vector<int64_t> int_data;       ///< constant values of integer tensors (shapes, indices)
+  int64_t numel() const {
+    int64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+  }
+};
+
+using AttrValue = std::variant<int64_t, float, std::string, std::vector<int64_t>, std::vector<float>>;
+
+struct Node {
+  std::string name;                    ///< ONNX node name (or "<op_type>_<index>" if unnamed)
+  std::string op_type;                 ///< ONNX op type, e.g. "Conv"
+  std::vector<std::string> inputs;     ///< tensor names ("" for an omitted optional input)
+  std::vector<std::string> outputs;
+  std::map<std::string, AttrValue> attrs;
+
+  int64_t attr_int(const std::string& k, int64_t dflt) const;
+  float attr_float(const std::string& k, float dflt) const;
+  std::string attr_string(const std::string& k, const std::string& dflt) const;
+  std::vector<int64_t> attr_ints(const std::string& k, const std::vector<int64_t>& dflt) const;
+};
+
+struct Graph {
+  std::string name;
+  int64_t opset = 0;
+  std::vector<std::string> inputs;     ///< graph inputs that are not constants
+  std::vector<std::string> outputs;
+  std::vector<Node> nodes;             ///< topologically sorted
+  std::map<std::string, TensorInfo> tensors;  ///< every tensor, by name
+
+  const TensorInfo& tensor(const std::string& name) const;  ///< throws Error if unknown
+};
+
+}  // namespace photon
