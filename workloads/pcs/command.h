@@ -84,7 +84,7 @@ struct Ntt {
 /// Vector-unit operation on fp32 arrays in the scratchpad.
 /// Binary ops broadcast src1: element i uses src1[(i / bcast_inner) % bcast_len].
 /// Row ops (Softmax, LayerNorm, Reduce*) work on `n / inner` rows of `inner` elements.
-/// Pooling: src0 is C x H x W (c = n / (h*w)), dst is C x oh x ow.
+/// Pooling and im2col: src0 is C x H x W (C = n / (h*w)); pooling writes C x oh x ow.
 struct Vector {
   enum Op : uint8_t {
     kCopy = 0, kRelu, kGelu, kSilu, kSigmoid, kTanh, kErf, kExp, kSqrt, kRecip, kNeg, kAbs,
@@ -92,6 +92,8 @@ struct Vector {
     kAddScalar = 32, kMulScalar, kClip, kLeakyRelu, kPowScalar,
     kSoftmax = 48, kLayerNorm, kReduceSum, kReduceMean, kReduceMax,
     kMaxPool = 64, kAvgPool,
+    kIm2col = 66,     ///< src0 C x H x W -> dst (C*kh*kw) x (oh*ow), zero padding (Caffe order)
+    kTranspose = 67,  ///< src0 (n/inner) x inner -> dst inner x (n/inner)
   };
   uint8_t op = kCopy;
   uint32_t src0 = 0, src1 = 0, src2 = 0, dst = 0;
