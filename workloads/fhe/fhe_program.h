@@ -27,6 +27,7 @@ enum class FheOpKind {
   Bootstrap,                   // CKKS bootstrapping (ModRaise, CoeffToSlot, EvalMod, SlotToCoeff)
   Encode,                      // plaintext encoding (forward NTT of the plaintext limbs)
   Encrypt, Decrypt,            // client-side; reported, not run on the accelerator
+  ModRaise,                    // bootstrapping step: level-0 residues raised to the whole Q chain
 };
 
 const char* fhe_op_kind_name(FheOpKind k);

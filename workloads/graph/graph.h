@@ -20,6 +20,12 @@ struct TensorInfo {
   bool is_constant = false;            ///< initializer, Constant or ConstantOfShape output
   std::vector<float> data;             ///< constant values as fp32 (empty if not loaded)
   std::vector<int64_t> int_data;       ///< constant values of integer tensors (shapes, indices)
+  /// Every element equals splat_value: a ConstantOfShape output (or a constant folded from one,
+  /// e.g. its Transpose), or a float initializer whose values are all equal. Only for numel > 1
+  /// (and integer tensors above 65536 elements); data and int_data stay empty, so large weights
+  /// are never materialised. Non-splat constants carry numel values in data.
+  bool splat = false;
+  float splat_value = 0;
   int64_t numel() const {
     int64_t n = 1;
     for (auto d : shape) n *= d;
@@ -40,6 +46,8 @@ struct Node {
   float attr_float(const std::string& k, float dflt) const;
   std::string attr_string(const std::string& k, const std::string& dflt) const;
   std::vector<int64_t> attr_ints(const std::string& k, const std::vector<int64_t>& dflt) const;
+  std::vector<float> attr_floats(const std::string& k, const std::vector<float>& dflt) const;
+  bool has_attr(const std::string& k) const { return attrs.count(k) != 0; }
 };
 
 struct Graph {

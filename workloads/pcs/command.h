@@ -146,5 +146,16 @@ const char* vector_op_name(uint8_t op);
 /// Inverse of the *_name functions; return false for an unknown name.
 bool ntt_op_from_name(const std::string& s, uint8_t& op);
 bool vector_op_from_name(const std::string& s, uint8_t& op);
+/// Inverse of queue_name(); returns false for an unknown name.
+bool queue_from_name(const std::string& s, Queue& q);
+
+/// Throws Error unless `c` can be encoded: body alternative matches the opcode, NTT/vector op
+/// defined, Signal/Wait queue in [0, kQueueCount), no undefined GEMM flag bits.
+void validate(const Command& c);
+
+/// Field-wise equality of opcode, tag and body. Float fields (Vector::imm0/imm1) compare by bit
+/// pattern, so equality means "encodes to the same bytes".
+bool operator==(const Command& a, const Command& b);
+inline bool operator!=(const Command& a, const Command& b) { return !(a == b); }
 
 }  // namespace photon::pcs

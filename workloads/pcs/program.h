@@ -42,10 +42,27 @@ struct Program {
   }
 };
 
-/// Serialises to the .pcs byte format.
+inline bool operator==(const OpInfo& a, const OpInfo& b) {
+  return a.name == b.name && a.kind == b.kind && a.detail == b.detail;
+}
+inline bool operator==(const Segment& a, const Segment& b) {
+  return a.address == b.address && a.bytes == b.bytes;
+}
+inline bool operator==(const Program& a, const Program& b) {
+  return a.commands == b.commands && a.ops == b.ops && a.segments == b.segments;
+}
+inline bool operator!=(const Program& a, const Program& b) { return !(a == b); }
+
+/// .pcs header size in bytes (version 1).
+constexpr uint32_t kHeaderBytes = 32;
+
+/// Serialises to the .pcs byte format. Throws Error ("command N: ...") for a command that
+/// validate() rejects.
 std::vector<uint8_t> serialize(const Program& p);
-/// Parses .pcs bytes. Throws Error naming the problem ("truncated: header says 12 commands, file
-/// holds 7", "bad magic", "unsupported version 3", "CRC mismatch", "command 5: unknown opcode 0x7f").
+/// Parses .pcs bytes. Throws Error naming the problem ("truncated: header says 12 commands (768
+/// bytes), 448 bytes follow the header", "not a .pcs file (bad magic ...)", "unsupported version
+/// 3", "CRC mismatch", "command 5: unknown opcode 0x7f", "trailing garbage"); the full list is in
+/// docs/command-stream.md.
 Program deserialize(const std::vector<uint8_t>& bytes);
 /// File helpers; write_program writes to a temporary file and renames it (nothing half-written).
 Program read_program(const std::string& path);

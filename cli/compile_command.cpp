@@ -1,0 +1,142 @@
+// photon compile / asm / disasm / config.
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "platform/error.h"
+#include "workloads/driver/workload.h"
+#include "workloads/pcs/assembler.h"
+#include "workloads/pcs/disassembler.h"
+#include "workloads/pcs/program.h"
+
+namespace photon::cli {
+
+namespace {
+/// The value at dotted `path` of a nested config JSON.
+nlohmann::json c_value(const nlohmann::json& j, const std::string& path) {
+  const nlohmann::json* n = &j;
+  size_t start = 0;
+  while (true) {
+    size_t dot = path.find('.', start);
+    n = &(*n)[path.substr(start, dot == std::string::npos ? std::string::npos : dot - start)];
+    if (dot == std::string::npos) return *n;
+    start = dot + 1;
+  }
+}
+}  // namespace
+
+void add_compile_command(CLI::App& app, int& status) {
+  struct Opts {
+    ConfigOptions config;
+    std::string model, out;
+    std::vector<std::string> shapes;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* sub = app.add_subcommand("compile", "compile a model (.onnx or .mlir) to a command stream (.pcs)");
+  o->config.add_to(*sub);
+  sub->add_option("model", o->model, "model file (.onnx or .mlir)")->required();
+  sub->add_option("-o,--output", o->out, "output .pcs file")->required();
+  sub->add_option("--shape", o->shapes, "NAME=1x3x224x224: static shape of a symbolic input");
+  sub->callback([o, &status] {
+    PlatformConfig cfg = o->config.load();
+    CompileOptions copts;
+    for (const auto& s : o->shapes) copts.shapes.insert(parse_shape_arg(s));
+    CompiledWorkload w = compile_workload(o->model, cfg, copts);
+    pcs::write_program(w.program, o->out);
+    std::printf("%s: %zu commands, %zu ops, %zu unsupported -> %s\n", o->model.c_str(),
+                w.program.commands.size(), w.program.ops.size(), w.unsupported.size(), o->out.c_str());
+    status = 0;
+  });
+}
+
+void add_asm_commands(CLI::App& app, int& status) {
+  struct Opts {
+    ConfigOptions config;
+    std::string in, out;
+  };
+  auto a = std::make_shared<Opts>();
+  CLI::App* as = app.add_subcommand("asm", "assemble command-stream text (.pasm) into a .pcs file");
+  a->config.add_to(*as);
+  as->add_option("file", a->in, "assembly text")->required();
+  as->add_option("-o,--output", a->out, "output .pcs file")->required();
+  as->callback([a, &status] {
+    a->config.load();  // validates --config/--set like every subcommand
+    pcs::Program p = pcs::assemble_file(a->in);
+    pcs::write_program(p, a->out);
+    status = 0;
+  });
+
+  auto d = std::make_shared<Opts>();
+  CLI::App* ds = app.add_subcommand("disasm", "print a .pcs file as assembly text");
+  d->config.add_to(*ds);
+  ds->add_option("file", d->in, ".pcs file")->required();
+  ds->add_option("-o,--output", d->out, "write the text here instead of stdout");
+  ds->callback([d, &status] {
+    d->config.load();
+    std::string text = pcs::disassemble(pcs::read_program(d->in));
+    if (d->out.empty())
+      std::fwrite(text.data(), 1, text.size(), stdout);
+    else
+      write_file_atomic(d->out, text);
+    status = 0;
+  });
+}
+
+void add_config_command(CLI::App& app, int& status) {
+  struct Opts {
+    ConfigOptions config;
+    bool list = false, yaml = false;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* sub = app.add_subcommand("config", "print the resolved configuration (or --list every key)");
+  o->config.add_to(*sub);
+  sub->add_flag("--list", o->list, "list every key with its current value and documentation");
+  sub->add_flag("--yaml", o->yaml, "print the resolved configuration as commented YAML");
+  sub->callback([o, &status] {
+    PlatformConfig cfg = o->config.load();
+    if (o->yaml) {
+      // Keys that a preset sets are written commented out, so that changing the preset in the
+      // file changes them (explicit keys override a preset).
+      std::set<std::string> governed;
+      for (const auto& [path, p] : cfg.params().params()) {
+        if (path.size() < 7 || path.compare(path.size() - 7, 7, ".preset") != 0) continue;
+        const std::string sec = path.substr(0, path.size() - 6);
+        std::vector<nlohmann::json> variants;
+        for (const auto& choice : p.choices) {
+          PlatformConfig c = cfg;
+          c.params().set(path, choice);
+          variants.push_back(c.to_json());
+        }
+        for (const auto& [k, kp] : cfg.params().params()) {
+          if (k.rfind(sec, 0) != 0 || k == path) continue;
+          for (const auto& v : variants)
+            if (c_value(v, k) != c_value(variants.front(), k)) governed.insert(k);
+        }
+      }
+      std::string section;
+      for (const auto& [path, p] : cfg.params().params()) {
+        auto dot = path.find('.');
+        std::string sec = path.substr(0, dot), key = path.substr(dot + 1);
+        if (sec != section) {
+          std::printf("%s%s:\n", section.empty() ? "" : "\n", sec.c_str());
+          section = sec;
+        }
+        std::string v = cfg.params().value(path).dump();
+        if (v.size() > 1 && v.front() == '"') v = v.substr(1, v.size() - 2);
+        std::printf("  %s%s: %s  # %s%s\n", governed.count(path) ? "# " : "", key.c_str(), v.c_str(),
+                    p.doc.c_str(), governed.count(path) ? " (set by the preset)" : "");
+      }
+    } else if (o->list) {
+      for (const auto& [path, p] : cfg.params().params())
+        std::printf("%-40s %-22s %s\n", path.c_str(), cfg.params().value(path).dump().c_str(), p.doc.c_str());
+    } else {
+      std::printf("%s\n", cfg.to_json().dump(2).c_str());
+    }
+    status = 0;
+  });
+}
+
+}  // namespace photon::cli

@@ -1,0 +1,145 @@
+// photon run: compile (if needed), load, simulate, report.
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "platform/error.h"
+#include "platform/platform.h"
+#include "workloads/driver/workload.h"
+#include "workloads/driver/tensor_files.h"
+
+namespace photon::cli {
+
+namespace {
+
+struct RunOptions {
+  ConfigOptions config;
+  std::string workload, report, trace, mode, dump_dir;
+  std::vector<std::string> inputs, shapes;
+  bool quiet = false;
+};
+
+const char* status_name(RunOutcome::Status s) {
+  switch (s) {
+    case RunOutcome::Status::Done: return "ok";
+    case RunOutcome::Status::UnitError: return "unit_error";
+    case RunOutcome::Status::FirmwareError: return "firmware_error";
+    case RunOutcome::Status::Deadlock: return "deadlock";
+    case RunOutcome::Status::Timeout: return "timeout";
+  }
+  return "error";
+}
+
+int run(const RunOptions& o) {
+  const double t0 = wall_seconds();
+  std::vector<std::string> sets = o.config.sets;
+  if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
+  PlatformConfig cfg = load_platform_config(o.config.file, sets);
+  const bool functional = cfg.sim.mode == "functional";
+  if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
+    throw Error("--input and --dump-outputs need --mode functional");
+
+  CompileOptions copts;
+  for (const auto& s : o.shapes) copts.shapes.insert(parse_shape_arg(s));
+  CompiledWorkload w = compile_workload(o.workload, cfg, copts);
+
+  // Inputs are read and checked before the simulation starts: a bad file costs no simulation.
+  std::map<std::string, std::vector<float>> input_data;
+  for (const auto& arg : o.inputs) {
+    auto eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("--input expects NAME=FILE.pb, got '" + arg + "'");
+    std::string name = arg.substr(0, eq);
+    const TensorBinding* b = nullptr;
+    for (const auto& in : w.inputs)
+      if (in.name == name) b = &in;
+    if (!b) throw Error("--input " + name + ": the workload has no input of that name");
+    input_data[name] = read_input_tensor(arg.substr(eq + 1), *b);
+  }
+  if (!o.dump_dir.empty() && w.outputs.empty())
+    throw Error("--dump-outputs: this workload has no named output tensors");
+
+  Platform platform(cfg);
+  platform.load(w.program, w.fills);
+  for (const auto& in : w.inputs) {
+    auto it = input_data.find(in.name);
+    if (it != input_data.end()) platform.write(in.address, it->second.data(), it->second.size() * 4);
+  }
+  Progress progress(o.quiet);
+  const double n_cmds = double(w.program.commands.size());
+  RunOutcome out = platform.run([&](double sim_ns) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "simulated %.3f ms of %s (%.0f commands)", sim_ns / 1e6,
+                  o.workload.c_str(), n_cmds);
+    progress.update(buf);
+  });
+  const double wall = wall_seconds() - t0;
+
+  nlohmann::json report = platform.report(out);
+  report["status"] = status_name(out.status);
+  if (out.status != RunOutcome::Status::Done) report["error"] = out.message;
+  report["photon_version"] = "0.1.0";
+  report["workload"] = o.workload;
+  report["workload_info"] = w.info;
+  report["workload_info"]["frontend"] = w.frontend;
+  report["workload_info"]["commands"] = w.program.commands.size();
+  report["mode"] = cfg.sim.mode;
+  report["simulated_time_ns"] = out.simulated_time_ns;
+  report["wall_time_s"] = wall;
+  report["config"] = cfg.to_json();
+  report["unsupported"] = w.unsupported;
+
+  if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty()) {
+    std::filesystem::create_directories(o.dump_dir);
+    nlohmann::json dumped = nlohmann::json::array();
+    for (const auto& t : w.outputs) {
+      std::string file = (std::filesystem::path(o.dump_dir) / (sanitize_file_name(t.name) + ".pb")).string();
+      write_output_tensor(platform, t, file);
+      dumped.push_back({{"name", t.name}, {"file", file}});
+    }
+    report["outputs"] = dumped;
+    if (!w.functional_exact)
+      report["outputs_note"] = "some ops fell back to the host and were not computed: outputs are not exact";
+  }
+  if (!o.report.empty()) write_json_atomic(o.report, report);
+  if (!o.trace.empty()) {
+    std::vector<std::string> names;
+    for (const auto& op : w.program.ops) names.push_back(op.name);
+    write_json_atomic(o.trace, platform.trace().to_chrome_json(names));
+  }
+  if (out.status != RunOutcome::Status::Done) {
+    std::fprintf(stderr, "photon: error: %s\n", out.message.c_str());
+    return 1;
+  }
+  if (!o.quiet) {
+    std::printf("%s: %s mode, %zu commands, simulated %.3f us in %.3f s wall\n", o.workload.c_str(),
+                cfg.sim.mode.c_str(), w.program.commands.size(), out.simulated_time_ns / 1e3, wall);
+    for (const auto& [name, u] : report["units"].items())
+      std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(),
+                  u["busy_ns"].get<double>(), 100.0 * u["utilization"].get<double>());
+    std::printf("  energy %.3f uJ; unsupported ops: %zu\n",
+                report["energy_pj"]["total"].get<double>() / 1e6, w.unsupported.size());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& status) {
+  auto opts = std::make_shared<RunOptions>();
+  CLI::App* sub = app.add_subcommand("run", "simulate a workload (.onnx, .mlir or .pcs) and report");
+  opts->config.add_to(*sub);
+  sub->add_option("--workload", opts->workload, "workload file: .onnx, .mlir or .pcs")->required();
+  sub->add_option("--report", opts->report, "write the report JSON here");
+  sub->add_option("--trace", opts->trace, "write a Chrome trace-event JSON (Perfetto) here");
+  sub->add_option("--mode", opts->mode, "timing (no arithmetic) or functional")
+      ->check(CLI::IsMember({"timing", "functional"}));
+  sub->add_option("--input", opts->inputs, "NAME=FILE.pb: an input tensor (functional mode)");
+  sub->add_option("--dump-outputs", opts->dump_dir, "write each output tensor as DIR/NAME.pb");
+  sub->add_option("--shape", opts->shapes, "NAME=1x3x224x224: static shape of a symbolic input");
+  sub->add_flag("--quiet,-q", opts->quiet, "no progress line and no summary");
+  sub->callback([opts, &status] { status = run(*opts); });
+}
+
+}  // namespace photon::cli

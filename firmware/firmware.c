@@ -1,0 +1,174 @@
+/* Photon command-processor firmware.
+ *
+ * Boot: enable interrupts, sleep until the host rings the doorbell, then walk the command ring
+ * (SYS.RING_BASE/SIZE/HEAD/TAIL) in HBM. Each 64-byte command is routed to its unit's hardware
+ * queue (QUEUE_<unit>.CMD[0..15] then PUSH with the command's ring index), so DMA overlaps
+ * compute; Signal/Wait entries go to the queue they name and are executed there in order.
+ * FENCE waits until every queue is idle; END drains every queue and reports done.
+ * Errors: a unit that stops on an error raises its ERR interrupt; the firmware stops dispatching,
+ * copies the failing command index to SYS.ERROR_CMD and reports FW_ERR_UNIT in SYS.STATUS. An
+ * unknown opcode reports FW_ERR_OPCODE; a ring that ends without END reports FW_ERR_RING.
+ *
+ * Free-slot counts of each queue are cached and refreshed from QUEUE.STATUS only when they run
+ * out, as real command processors do to keep MMIO reads off the fast path. */
+#include "firmware/firmware.h"
+
+#include "firmware/hal.h"
+#include "photon_regs.h"
+
+#define QUEUES ((int)PHOTON_QUEUE_COUNT)
+#define OP_END 0x00u
+#define OP_FENCE 0x01u
+#define OP_SIGNAL 0x02u
+#define OP_WAIT 0x03u
+#define OP_DMA 0x10u
+#define OP_GEMM 0x20u
+#define OP_NTT 0x30u
+#define OP_VECTOR 0x40u
+
+static const uint32_t queue_base[QUEUES] = {PHOTON_QUEUE_DMA_BASE, PHOTON_QUEUE_GEMM_BASE,
+                                            PHOTON_QUEUE_NTT_BASE, PHOTON_QUEUE_VEC_BASE};
+static const uint32_t err_bits = (1u << PHOTON_IRQ_PENDING_DMA_ERR_SHIFT) |
+                                 (1u << PHOTON_IRQ_PENDING_GEMM_ERR_SHIFT) |
+                                 (1u << PHOTON_IRQ_PENDING_NTT_ERR_SHIFT) |
+                                 (1u << PHOTON_IRQ_PENDING_VEC_ERR_SHIFT);
+static const uint32_t done_bits = (1u << PHOTON_IRQ_PENDING_DMA_DONE_SHIFT) |
+                                  (1u << PHOTON_IRQ_PENDING_GEMM_DONE_SHIFT) |
+                                  (1u << PHOTON_IRQ_PENDING_NTT_DONE_SHIFT) |
+                                  (1u << PHOTON_IRQ_PENDING_VEC_DONE_SHIFT);
+
+static uint32_t free_slots[QUEUES];
+
+static void set_status(uint32_t state, uint32_t code) {
+  hal_write32(PHOTON_SYS_BASE + PHOTON_SYS_STATUS,
+              (state << PHOTON_SYS_STATUS_STATE_SHIFT) | (code << PHOTON_SYS_STATUS_CODE_SHIFT));
+}
+
+static unsigned fail(uint32_t code, uint32_t index) {
+  hal_write32(PHOTON_SYS_BASE + PHOTON_SYS_ERROR_CMD, index);
+  set_status(PHOTON_FW_STATE_ERROR, code);
+  return PHOTON_FW_STATE_ERROR;
+}
+
+/* Returns 1 and reports the failing command if any unit stopped on an error. */
+static int check_unit_errors(void) {
+  uint32_t pending = hal_read32(PHOTON_IRQ_BASE + PHOTON_IRQ_PENDING);
+  if (!(pending & err_bits)) return 0;
+  for (int q = 0; q < QUEUES; ++q) {
+    uint32_t st = hal_read32(queue_base[q] + PHOTON_QUEUE_STATUS);
+    if (st & PHOTON_QUEUE_STATUS_ERROR_MASK) {
+      fail(PHOTON_FW_ERR_UNIT, hal_read32(queue_base[q] + PHOTON_QUEUE_ERROR_CMD));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Sleeps until some unit reports progress; acknowledges completion interrupts. */
+static void wait_progress(void) {
+  hal_wait_irq();
+  hal_work(HAL_WORK_IRQ);
+  hal_write32(PHOTON_IRQ_BASE + PHOTON_IRQ_ACK, done_bits);
+}
+
+static int refresh_free(int q) {
+  uint32_t st = hal_read32(queue_base[q] + PHOTON_QUEUE_STATUS);
+  free_slots[q] = (st & PHOTON_QUEUE_STATUS_FREE_MASK) >> PHOTON_QUEUE_STATUS_FREE_SHIFT;
+  return (st & PHOTON_QUEUE_STATUS_ERROR_MASK) != 0;
+}
+
+/* Pushes one command into queue q; returns 0, or 1 if a unit failed meanwhile. */
+static int push(int q, const uint32_t *words, uint32_t index) {
+  while (free_slots[q] == 0) {
+    if (refresh_free(q) || check_unit_errors()) return 1;
+    if (free_slots[q] == 0) wait_progress();
+  }
+  for (uint32_t i = 0; i < PHOTON_QUEUE_CMD_COUNT; ++i)
+    hal_write32(queue_base[q] + PHOTON_QUEUE_CMD(i), words[i]);
+  hal_write32(queue_base[q] + PHOTON_QUEUE_PUSH, index);
+  free_slots[q]--;
+  return 0;
+}
+
+/* Waits until every queue is idle; returns 1 if a unit failed. */
+static int drain(void) {
+  for (;;) {
+    int busy = 0;
+    if (check_unit_errors()) return 1;
+    for (int q = 0; q < QUEUES; ++q) {
+      uint32_t st = hal_read32(queue_base[q] + PHOTON_QUEUE_STATUS);
+      if (st & PHOTON_QUEUE_STATUS_BUSY_MASK) busy = 1;
+    }
+    if (!busy) return 0;
+    wait_progress();
+  }
+}
+
+unsigned photon_fw_main(void) {
+  hal_write32(PHOTON_IRQ_BASE + PHOTON_IRQ_ENABLE, err_bits | done_bits |
+                                                       (1u << PHOTON_IRQ_PENDING_DOORBELL_SHIFT));
+  while (!(hal_read32(PHOTON_IRQ_BASE + PHOTON_IRQ_PENDING) &
+           (1u << PHOTON_IRQ_PENDING_DOORBELL_SHIFT)))
+    hal_wait_irq();
+  hal_write32(PHOTON_IRQ_BASE + PHOTON_IRQ_ACK, 1u << PHOTON_IRQ_PENDING_DOORBELL_SHIFT);
+  set_status(PHOTON_FW_STATE_RUNNING, PHOTON_FW_ERR_NONE);
+
+  uint64_t base = ((uint64_t)hal_read32(PHOTON_SYS_BASE + PHOTON_SYS_RING_BASE_HI) << 32) |
+                  hal_read32(PHOTON_SYS_BASE + PHOTON_SYS_RING_BASE_LO);
+  uint32_t size = hal_read32(PHOTON_SYS_BASE + PHOTON_SYS_RING_SIZE);
+  uint32_t head = hal_read32(PHOTON_SYS_BASE + PHOTON_SYS_RING_HEAD);
+  uint32_t tail = hal_read32(PHOTON_SYS_BASE + PHOTON_SYS_RING_TAIL);
+  uint32_t dispatched = 0;
+  for (int q = 0; q < QUEUES; ++q) refresh_free(q);
+
+  for (;;) {
+    uint32_t words[PHOTON_QUEUE_CMD_COUNT];
+    uint32_t opcode;
+    int q;
+    if (head == tail) {
+      tail = hal_read32(PHOTON_SYS_BASE + PHOTON_SYS_RING_TAIL);
+      if (head == tail) {
+        if (drain()) return PHOTON_FW_STATE_ERROR;
+        return fail(PHOTON_FW_ERR_RING, head);
+      }
+    }
+    hal_read_mem(base + (uint64_t)(head % (size ? size : 1)) * PHOTON_CMD_BYTES, words,
+                 PHOTON_CMD_BYTES);
+    hal_work(HAL_WORK_DISPATCH);
+    opcode = words[0] & 0xFFu;
+    switch (opcode) {
+      case OP_END:
+        if (drain()) return PHOTON_FW_STATE_ERROR;
+        hal_write32(PHOTON_SYS_BASE + PHOTON_SYS_RING_HEAD, head + 1);
+        hal_write32(PHOTON_SYS_BASE + PHOTON_SYS_DISPATCHED, dispatched);
+        set_status(PHOTON_FW_STATE_DONE, PHOTON_FW_ERR_NONE);
+        return PHOTON_FW_STATE_DONE;
+      case OP_FENCE:
+        if (drain()) return PHOTON_FW_STATE_ERROR;
+        q = -1;
+        break;
+      case OP_SIGNAL:
+      case OP_WAIT:
+        q = (int)((words[0] >> 16) & 0xFFu);
+        if (q >= QUEUES) return fail(PHOTON_FW_ERR_OPCODE, head);
+        break;
+      case OP_DMA: q = 0; break;
+      case OP_GEMM: q = 1; break;
+      case OP_NTT: q = 2; break;
+      case OP_VECTOR: q = 3; break;
+      default:
+        drain();
+        return fail(PHOTON_FW_ERR_OPCODE, head);
+    }
+    if (q >= 0) {
+      if (push(q, words, head)) return PHOTON_FW_STATE_ERROR;
+      dispatched++;
+    }
+    head++;
+    /* Publishing RING_HEAD on every command would cost one MMIO write each; publish every 16. */
+    if ((head & 15u) == 0) {
+      hal_write32(PHOTON_SYS_BASE + PHOTON_SYS_RING_HEAD, head);
+      if (check_unit_errors()) return PHOTON_FW_STATE_ERROR;
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// DmaUnit: the descriptor-driven DMA engine. Its command queue (QUEUE_DMA registers) takes
+// pcs::DmaCopy commands: 1-D/2-D/3-D strided copies between any two data-NoC addresses (HBM,
+// scratchpad), issued as TLM transactions on `data` (initiator socket to the data NoC).
+//
+// Timing (loosely timed, temporal decoupling; no wait per burst):
+//   a copy starts at max(now, free time of its channel) + setup_cycles / clock_ghz;
+//   each row is split into bursts of at most burst_bytes; burst i is issued at
+//     issue_i = max(issue_{i-1}, done_{i-outstanding})
+//   and completes at done_i = issue_i + read latency + write latency (as the NoC and the
+//   targets annotate them); the copy completes at max(done_i).
+// The queue moves on once the copy is issued (copies on different channels overlap); a Signal
+// waits for every copy to complete. Errors: before writing anything, both the whole source and
+// destination extents are probed (debug transport); an unmapped range or a malformed descriptor
+// (zero size, n1/n2 zero) stops the queue with UNIT_ERR_ADDRESS / UNIT_ERR_DECODE and raises the
+// error interrupt; a TLM error response mid-copy stops it with UNIT_ERR_BUS.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "models/dma/dma_config.h"
+#include "platform/queue_unit.h"
+
+namespace photon {
+
+class DmaUnit : public QueueUnit {
+ public:
+  tlm_utils::simple_initiator_socket<DmaUnit> data;
+
+  DmaUnit(sc_core::sc_module_name name, const DmaConfig& cfg, bool functional, const Wiring& w);
+
+  uint64_t bytes_copied() const { return bytes_; }
+
+ protected:
+  Timing execute(const pcs::Command& c, uint32_t index) override;
+
+ private:
+  /// One TLM transaction at absolute time `at`; returns its completion time. Throws UnitFault(Bus).
+  sc_core::sc_time transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len, sc_core::sc_time at);
+  void probe(uint64_t lo, uint64_t hi, const char* what);
+
+  DmaConfig cfg_;
+  bool functional_;
+  std::vector<sc_core::sc_time> channel_free_;
+  std::vector<uint8_t> buffer_;
+  uint64_t bytes_ = 0;
+};
+
+}  // namespace photon

@@ -1,0 +1,56 @@
+// HBM address mapping: a byte address -> (channel, pseudo-channel, bank group, bank, row, column).
+//
+// The mapping string names six 2-letter fields from most to least significant bit, DRAMsim3 style
+// (DRAMsim3 src/configuration.cc SetAddressMapping): ro (row), ra or pc (pseudo-channel; DRAMsim3
+// calls it rank), bg (bank group), ba (bank), ch (channel), co (column access). The low
+// log2(access_bytes) offset bits of one column access are dropped first; each field is
+// log2(count) bits wide. Address bits above the capacity are ignored (they wrap, as in DRAMsim3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "models/hbm/hbm_config.h"
+
+namespace photon {
+
+/// One decoded column access. `unit` = channel * pseudo_channels + pseudo_channel indexes the
+/// per-(pseudo-)channel controller; `bank` = bank_group * banks_per_group + bank.
+struct HbmAddress {
+  uint32_t channel = 0, pseudo_channel = 0, bank_group = 0, bank_in_group = 0;
+  uint32_t row = 0, column = 0;
+  uint32_t unit = 0, bank = 0;
+};
+
+class HbmAddressMap {
+ public:
+  /// Parses cfg.address_mapping; throws photon::Error naming hbm.address_mapping when a field is
+  /// unknown, repeated or missing.
+  explicit HbmAddressMap(const HbmConfig& cfg);
+  HbmAddress decode(uint64_t addr) const {
+    uint64_t a = addr >> offset_bits_;
+    HbmAddress r;
+    r.channel = uint32_t((a >> pos_[kCh]) & mask_[kCh]);
+    r.pseudo_channel = uint32_t((a >> pos_[kPc]) & mask_[kPc]);
+    r.bank_group = uint32_t((a >> pos_[kBg]) & mask_[kBg]);
+    r.bank_in_group = uint32_t((a >> pos_[kBa]) & mask_[kBa]);
+    r.row = uint32_t((a >> pos_[kRo]) & mask_[kRo]);
+    r.column = uint32_t((a >> pos_[kCo]) & mask_[kCo]);
+    r.unit = r.channel * pseudo_channels_ + r.pseudo_channel;
+    r.bank = r.bank_group * banks_per_group_ + r.bank_in_group;
+    return r;
+  }
+  /// Inverse of decode() for in-range fields (used by tests and benchmarks), bytes.
+  uint64_t encode(uint32_t channel, uint32_t pseudo_channel, uint32_t bank_group, uint32_t bank,
+                  uint32_t row, uint32_t column) const;
+  uint32_t offset_bits() const { return offset_bits_; }
+
+ private:
+  enum Field { kRo, kPc, kBg, kBa, kCh, kCo, kFields };
+  uint32_t offset_bits_ = 0;
+  uint32_t pos_[kFields] = {};
+  uint64_t mask_[kFields] = {};
+  uint32_t pseudo_channels_ = 1, banks_per_group_ = 1;
+};
+
+}  // namespace photon

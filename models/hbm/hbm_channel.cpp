@@ -1,0 +1,395 @@
+#include "models/hbm/hbm_channel.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "platform/error.h"
+
+namespace photon {
+
+void HbmCounters::add(const HbmCounters& o) {
+  reads += o.reads; writes += o.writes;
+  read_cmds += o.read_cmds; write_cmds += o.write_cmds;
+  activates += o.activates; precharges += o.precharges; refreshes += o.refreshes;
+  row_hits += o.row_hits; reads_done += o.reads_done;
+  total_read_latency += o.total_read_latency;
+  last_done = std::max(last_done, o.last_done);
+}
+
+HbmChannelController::HbmChannelController(const HbmConfig& cfg, const HbmTimingParams& tp)
+    : cfg_(cfg), tp_(tp), tim_(cfg, tp), rq_cap_(cfg.read_queue_depth),
+      wq_cap_(cfg.write_queue_depth), bq_cap_(cfg.bank_queue_depth),
+      bq_(size_t(cfg.bank_groups) * cfg.banks_per_group), rd_filter_(1024, 0),
+      wr_filter_(1024, 0), nbanks_(cfg.bank_groups * cfg.banks_per_group),
+      next_refresh_(cfg.refresh_enabled ? cfg.tREFI : std::numeric_limits<uint64_t>::max()) {
+  rq_.reserve(rq_cap_);
+  wq_.reserve(wq_cap_);
+  for (auto& q : bq_) q.reserve(bq_cap_);
+  busy_.assign((nbanks_ + 63) / 64, 0);
+  cnt_r_.assign(nbanks_, 0);
+  cnt_w_.assign(nbanks_, 0);
+  rr_ = nbanks_ - 1;  // the first visit starts at bank queue 0
+}
+
+bool HbmChannelController::pending_read(uint64_t addr, uint32_t bank) const {
+  if (rd_filter_[slot(addr)] == 0) return false;
+  for (const auto& r : rq_)
+    if (r.addr == addr) return true;
+  for (const auto& r : bq_[bank])
+    if (!r.is_write && r.addr == addr) return true;
+  return false;
+}
+
+bool HbmChannelController::pending_write(uint64_t addr, uint32_t bank) const {
+  if (wr_filter_[slot(addr)] == 0) return false;
+  for (const auto& r : wq_)
+    if (r.addr == addr) return true;
+  for (const auto& r : bq_[bank])
+    if (r.is_write && r.addr == addr) return true;
+  return false;
+}
+
+void HbmChannelController::done(uint32_t group, uint64_t cycle) {
+  if (cycle > ctr_.last_done) ctr_.last_done = cycle;
+  if (group != 0 && group == group_ && cycle > group_done_) group_done_ = cycle;
+}
+
+void HbmChannelController::finish_read(uint64_t arrival, uint32_t group, uint64_t cycle) {
+  ++ctr_.reads_done;
+  ctr_.total_read_latency += cycle - arrival;
+  --pending_reads_;
+  if (group != 0 && group == group_) --group_pending_;
+  done(group, cycle);
+}
+
+void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_write,
+                                   uint32_t group) {
+  const uint64_t t = now_;
+  if (group != 0 && group != group_) {
+    group_ = group;
+    group_pending_ = 0;
+    group_done_ = 0;
+  }
+  const uint16_t bank = uint16_t(a.bank);
+  const bool bank_has_room = bq_[bank].size() < bq_cap_;
+  if (is_write) {
+    if (!has_room(true)) throw Error("hbm: write buffer full (call has_room() first)");
+    ++ctr_.writes;
+    if (!pending_write(addr, bank)) {  // a pending write to the same address is replaced
+      wq_.push_back(Req{addr, t, a.row, bank, true, group});
+      ++wr_filter_[slot(addr)];
+      ++cnt_w_[bank];
+      if (bank_has_room) ++movable_w_;
+    }
+    done(group, t + 1);  // posted write
+    return;
+  }
+  if (!has_room(false)) throw Error("hbm: read queue full (call has_room() first)");
+  ++ctr_.reads;
+  if (pending_write(addr, bank)) {  // served from the write buffer
+    ++ctr_.reads_done;
+    ctr_.total_read_latency += 1;
+    done(group, t + 1);
+    return;
+  }
+  ++pending_reads_;
+  if (group != 0) ++group_pending_;
+  if (pending_read(addr, bank)) {  // merges with the queued read of the same address
+    followers_.push_back(Follower{addr, t, group});
+    return;
+  }
+  rq_.push_back(Req{addr, t, a.row, bank, false, group});
+  ++rd_filter_[slot(addr)];
+  ++cnt_r_[bank];
+  if (bank_has_room) ++movable_r_;
+}
+
+int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, uint64_t& wake,
+                                      bool row_only) const {
+  const auto& q = bq_[bank];
+  auto later = [&](uint64_t rt) {
+    if (rt > t && rt < wake) wake = rt;
+  };
+  if (!tim_.is_open(bank)) {  // every queued command needs the same ACT
+    const uint64_t rt = tim_.ready_time(HbmCmd::ACT, bank);
+    if (rt > t) {
+      later(rt);
+      return -1;
+    }
+    cmd = HbmCmd::ACT;
+    return 0;
+  }
+  const uint32_t row = tim_.open_row(bank);
+  if (row_only) {  // right after a column command no RD/WR can be legal in the same cycle
+    if (tim_.ready_time(HbmCmd::PRE, bank) > t) return -1;
+    const auto& q0 = q.front();
+    if (q0.row == row) return -1;
+    if (tim_.row_hit_count(bank) < 4) {
+      for (const auto& o : q)
+        if (o.row == row) return -1;
+    }
+    cmd = HbmCmd::PRE;
+    return 0;
+  }
+  const uint64_t rd_t = tim_.ready_time(HbmCmd::RD, bank);
+  const uint64_t wr_t = tim_.ready_time(HbmCmd::WR, bank);
+  const uint64_t pre_t = tim_.ready_time(HbmCmd::PRE, bank);
+  const bool rd_ok = rd_t <= t, wr_ok = wr_t <= t;
+  if (!rd_ok && !wr_ok && pre_t > t) {
+    later(rd_t);
+    later(wr_t);
+    later(pre_t);
+    return -1;
+  }
+  for (size_t j = 0; j < q.size(); ++j) {
+    const Req& r = q[j];
+    if (r.row == row) {
+      if (r.is_write) {
+        if (!wr_ok) {
+          later(wr_t);
+          continue;
+        }
+        bool dep = false;  // a write may not pass an older read of the same address
+        for (size_t k = 0; k < j && !dep; ++k) dep = !q[k].is_write && q[k].addr == r.addr;
+        if (dep) continue;
+        cmd = HbmCmd::WR;
+      } else {
+        if (!rd_ok) {
+          later(rd_t);
+          continue;
+        }
+        cmd = HbmCmd::RD;
+      }
+      return int(j);
+    }
+    // Row conflict: PRE only for the oldest command, and only if no queued command hits the
+    // open row or the open row has already served 4 column commands.
+    if (j != 0) continue;
+    if (pre_t > t) {
+      later(pre_t);
+      continue;
+    }
+    if (tim_.row_hit_count(bank) < 4) {
+      bool hit_pending = false;
+      for (const auto& o : q) hit_pending |= o.row == row;
+      if (hit_pending) continue;
+    }
+    cmd = HbmCmd::PRE;
+    return 0;
+  }
+  return -1;
+}
+
+int HbmChannelController::next_busy(uint32_t from) const {
+  for (uint32_t w = from >> 6; w < busy_.size(); ++w) {
+    uint64_t m = busy_[w];
+    if (w == (from >> 6)) m &= ~uint64_t(0) << (from & 63);
+    if (m) return int(w * 64 + uint32_t(__builtin_ctzll(m)));
+  }
+  return -1;
+}
+
+bool HbmChannelController::pick(uint64_t t, Pick& p, uint64_t& wake, bool row_only) {
+  const uint32_t start = rr_ + 1 == nbanks_ ? 0 : rr_ + 1;
+  auto visit = [&](uint32_t q) {
+    int j = first_ready(q, t, p.cmd, wake, row_only);
+    if (j < 0) return false;
+    rr_ = q;
+    p.bank = q;
+    p.idx = j;
+    return true;
+  };
+  if (busy_.size() == 1) {  // up to 64 banks: walk the set bits from `start`, then wrap
+    const uint64_t m = busy_[0];
+    const uint64_t high_mask = ~uint64_t(0) << start;
+    for (uint64_t h = m & high_mask; h; h &= h - 1)
+      if (visit(uint32_t(__builtin_ctzll(h)))) return true;
+    for (uint64_t l = m & ~high_mask; l; l &= l - 1)
+      if (visit(uint32_t(__builtin_ctzll(l)))) return true;
+    return false;
+  }
+  for (int q = next_busy(start); q >= 0; q = next_busy(uint32_t(q) + 1))
+    if (visit(uint32_t(q))) return true;
+  for (int q = next_busy(0); q >= 0 && uint32_t(q) < start; q = next_busy(uint32_t(q) + 1))
+    if (visit(uint32_t(q))) return true;
+  return false;
+}
+
+void HbmChannelController::issue(const Pick& p, uint64_t t) {
+  auto& q = bq_[p.bank];
+  Req& r = q[size_t(p.idx)];
+  switch (p.cmd) {
+    case HbmCmd::ACT:
+      tim_.issue(HbmCmd::ACT, p.bank, r.row, t);
+      ++ctr_.activates;
+      return;
+    case HbmCmd::PRE:
+      tim_.issue(HbmCmd::PRE, p.bank, 0, t);
+      ++ctr_.precharges;
+      return;
+    case HbmCmd::RD:
+    case HbmCmd::WR: {
+      if (tim_.row_hit_count(p.bank) != 0) ++ctr_.row_hits;
+      tim_.issue(p.cmd, p.bank, r.row, t);
+      const Req req = r;
+      if (q.size() == bq_cap_) {  // bank queue leaves the full state
+        movable_r_ += cnt_r_[p.bank];
+        movable_w_ += cnt_w_[p.bank];
+      }
+      q.erase(q.begin() + p.idx);
+      if (q.empty()) busy_[p.bank >> 6] &= ~(uint64_t(1) << (p.bank & 63));
+      --queued_cmds_;
+      if (p.cmd == HbmCmd::WR) {
+        ++ctr_.write_cmds;
+        --wr_filter_[slot(req.addr)];
+        return;
+      }
+      ++ctr_.read_cmds;
+      --rd_filter_[slot(req.addr)];
+      const uint64_t data = t + tp_.read_delay;
+      finish_read(req.arrival, req.group, data);
+      if (!followers_.empty()) {
+        for (size_t k = 0; k < followers_.size();) {
+          if (followers_[k].addr == req.addr) {
+            finish_read(followers_[k].arrival, followers_[k].group, data);
+            followers_.erase(followers_.begin() + long(k));
+          } else {
+            ++k;
+          }
+        }
+      }
+      return;
+    }
+    case HbmCmd::REF:
+      break;
+  }
+}
+
+bool HbmChannelController::issue_refresh(uint64_t t) {
+  for (uint32_t b = 0; b < nbanks_; ++b) {
+    if (tim_.is_open(b) && tim_.ready_time(HbmCmd::PRE, b) <= t) {
+      tim_.issue(HbmCmd::PRE, b, 0, t);
+      ++ctr_.precharges;
+      return true;
+    }
+  }
+  if (!tim_.all_closed() || tim_.refresh_ready_time() > t) return false;
+  tim_.issue(HbmCmd::REF, 0, 0, t);
+  ++ctr_.refreshes;
+  --refresh_due_;
+  return true;
+}
+
+bool HbmChannelController::schedule() {
+  if (write_draining_ == 0 &&
+      (wq_.size() >= wq_cap_ || (rq_.empty() && wq_.size() >= cfg_.write_drain_threshold)))
+    write_draining_ = uint32_t(wq_.size());
+  if (write_draining_ > 0) {
+    if (movable_w_ == 0) return false;  // every target bank queue is full
+    for (size_t i = 0; i < wq_.size(); ++i) {
+      const Req& r = wq_[i];
+      if (bq_[r.bank].size() >= bq_cap_) continue;
+      if (pending_read(r.addr, r.bank)) {
+        // Read-before-write to the same address: the drain stops (DRAMsim3) and, so that the
+        // read can make progress even with a full buffer, the read queue is served this cycle.
+        write_draining_ = 0;
+        return move_from(rq_, movable_r_);
+      }
+      --write_draining_;
+      move(wq_, i);
+      return true;
+    }
+    return false;
+  }
+  return move_from(rq_, movable_r_);
+}
+
+bool HbmChannelController::move_from(std::vector<Req>& q, uint32_t movable) {
+  if (movable == 0) return false;
+  for (size_t i = 0; i < q.size(); ++i) {
+    if (bq_[q[i].bank].size() < bq_cap_) {
+      move(q, i);
+      return true;
+    }
+  }
+  return false;
+}
+
+void HbmChannelController::move(std::vector<Req>& q, size_t i) {
+  const Req r = q[i];
+  const uint32_t b = r.bank;
+  if (r.is_write) {
+    --cnt_w_[b];
+    --movable_w_;
+  } else {
+    --cnt_r_[b];
+    --movable_r_;
+  }
+  bq_[b].push_back(r);
+  busy_[b >> 6] |= uint64_t(1) << (b & 63);
+  ++queued_cmds_;
+  q.erase(q.begin() + long(i));
+  if (bq_[b].size() == bq_cap_) {  // bank queue now full: its waiting requests cannot move
+    movable_r_ -= cnt_r_[b];
+    movable_w_ -= cnt_w_[b];
+  }
+}
+
+bool HbmChannelController::step() {
+  const uint64_t t = now_;
+  bool progress = false;
+  uint64_t wake = next_refresh_;
+  while (t >= next_refresh_) {  // refresh due every tREFI, first at tREFI (DRAMsim3 refresh.cc)
+    ++refresh_due_;
+    next_refresh_ += cfg_.tREFI;
+    progress = true;
+  }
+  if (refresh_due_ > 0) {
+    if (issue_refresh(t)) progress = true;
+    else wake = refresh_wake(t);
+  } else if (queued_cmds_ > 0) {
+    Pick first;
+    if (pick(t, first, wake)) {
+      const bool first_col = first.cmd == HbmCmd::RD || first.cmd == HbmCmd::WR;
+      issue(first, t);
+      progress = true;
+      Pick second;  // row and column command buses: one of each per cycle
+      uint64_t unused = 0;
+      if (queued_cmds_ > 0 && pick(t, second, unused, first_col)) {
+        const bool second_col = second.cmd == HbmCmd::RD || second.cmd == HbmCmd::WR;
+        if (second_col != first_col) issue(second, t);
+      }
+    }
+  }
+  if (!rq_.empty() || !wq_.empty()) progress |= schedule();
+  now_ = t + 1;
+  wake_ = progress ? t + 1 : std::max(wake, t + 1);
+  return progress;
+}
+
+uint64_t HbmChannelController::refresh_wake(uint64_t t) const {
+  uint64_t best = next_refresh_;
+  auto consider = [&](uint64_t rt) {
+    if (rt > t && rt < best) best = rt;
+  };
+  for (uint32_t b = 0; b < nbanks_; ++b)
+    if (tim_.is_open(b)) consider(tim_.ready_time(HbmCmd::PRE, b));
+  if (tim_.all_closed()) consider(tim_.refresh_ready_time());
+  return best;
+}
+
+void HbmChannelController::advance_to(uint64_t t) {
+  while (now_ < t)
+    if (!step() && wake_ > now_) now_ = std::min(wake_, t);
+}
+
+void HbmChannelController::run_cycle() {
+  if (!step() && wake_ > now_) {
+    if (wake_ == std::numeric_limits<uint64_t>::max())
+      throw Error("hbm: channel controller has pending work but no possible event");
+    now_ = wake_;
+  }
+}
+
+}  // namespace photon

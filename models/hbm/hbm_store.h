@@ -1,0 +1,24 @@
+// Sparse byte store for the HBM's functional contents: 1 MiB pages allocated on first write,
+// zero-filled; reads of pages never written return zeros without allocating. Never allocates
+// the full capacity.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+namespace photon {
+
+class HbmStore {
+ public:
+  static constexpr uint64_t kPageBytes = uint64_t(1) << 20;
+  void write(uint64_t off, const uint8_t* src, uint64_t n);
+  void read(uint64_t off, uint8_t* dst, uint64_t n) const;
+  /// Pages allocated so far (1 MiB each).
+  size_t pages() const { return pages_.size(); }
+
+ private:
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+};
+
+}  // namespace photon

@@ -1,0 +1,61 @@
+#include "models/scratchpad/scratchpad.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace photon {
+
+Scratchpad::Scratchpad(sc_core::sc_module_name name, const ScratchpadConfig& cfg, bool functional)
+    : sc_module(name), mem("mem"), cfg_(cfg), timing_(cfg), functional_(functional),
+      port_free_ns_(cfg.ports, 0.0) {
+  if (functional_) data_.assign(cfg_.size_bytes(), 0);
+  mem.register_b_transport(this, &Scratchpad::b_transport);
+  mem.register_transport_dbg(this, &Scratchpad::transport_dbg);
+}
+
+void Scratchpad::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t off = gp.get_address(), len = gp.get_data_length();
+  if (off + len > cfg_.size_bytes() || off + len < off) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (gp.get_byte_enable_ptr()) {
+    gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return;
+  }
+  const double now = (sc_core::sc_time_stamp() + delay).to_seconds() * 1e9;
+  auto port = std::min_element(port_free_ns_.begin(), port_free_ns_.end());
+  const double start = std::max(now, *port);
+  const double busy = double(timing_.contiguous_cycles(off, len)) / cfg_.clock_ghz;
+  *port = start + busy;
+  stats_.add_busy(start, start + busy);
+  delay += sc_core::sc_time(start - now + busy + cfg_.latency_cycles / cfg_.clock_ghz, sc_core::SC_NS);
+  if (gp.is_read()) {
+    if (functional_) std::memcpy(gp.get_data_ptr(), data_.data() + off, len);
+    bytes_read_ += len;
+    stats_.energy_pj += double(len) * cfg_.read_energy_pj_per_byte;
+  } else {
+    if (functional_) std::memcpy(data_.data() + off, gp.get_data_ptr(), len);
+    bytes_written_ += len;
+    stats_.energy_pj += double(len) * cfg_.write_energy_pj_per_byte;
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned Scratchpad::transport_dbg(tlm::tlm_generic_payload& gp) {
+  const uint64_t off = gp.get_address(), len = gp.get_data_length();
+  if (off + len > cfg_.size_bytes()) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return 0;
+  }
+  if (functional_ && gp.get_data_ptr()) {
+    if (gp.is_read())
+      std::memcpy(gp.get_data_ptr(), data_.data() + off, len);
+    else
+      std::memcpy(data_.data() + off, gp.get_data_ptr(), len);
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return unsigned(len);
+}
+
+}  // namespace photon

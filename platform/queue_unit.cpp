@@ -1,0 +1,155 @@
+#include "platform/queue_unit.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "platform/error.h"
+
+namespace photon {
+
+namespace {
+double ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
+constexpr uint32_t kErrDecode = uint32_t(UnitErrorCode::Decode);
+constexpr uint32_t kErrSemaphore = uint32_t(UnitErrorCode::Semaphore);
+}  // namespace
+
+QueueUnit::QueueUnit(sc_core::sc_module_name name, const std::string& regs_instance,
+                     const std::string& unit, const Wiring& w)
+    : sc_module(name), regs_(regs_instance), unit_(unit), w_(w) {
+  regs_.on_write("PUSH", [this](uint32_t, uint32_t index) { on_push(index); });
+  regs_.on_read("STATUS", [this](uint32_t) {
+    uint32_t count = uint32_t(fifo_.size()) + (executing_ ? 1 : 0);
+    bool busy = count > 0 || last_done_ > sc_core::sc_time_stamp();
+    uint32_t free = w_.depth > count ? w_.depth - count : 0;
+    return uint32_t(busy) | uint32_t(error_code_ != 0) << 1 | uint32_t(waiting_) << 2 |
+           std::min<uint32_t>(count, 255) << 8 | std::min<uint32_t>(free, 255) << 16;
+  });
+  SC_THREAD(run);
+}
+
+std::string QueueUnit::event_name(const pcs::Command& c) const {
+  return pcs::opcode_name(c.opcode);
+}
+
+void QueueUnit::on_push(uint32_t index) {
+  if (error_code_) return;  // a stopped queue accepts nothing
+  uint8_t bytes[pcs::kCommandBytes];
+  for (uint32_t i = 0; i < 16; ++i) {
+    uint32_t word = regs_.get("CMD", i);
+    std::memcpy(bytes + 4 * i, &word, 4);
+  }
+  pcs::Command c;
+  try {
+    c = pcs::decode(bytes);
+  } catch (const Error& e) {
+    fail(kErrDecode, index, e.what());
+    return;
+  }
+  if (fifo_.size() + (executing_ ? 1 : 0) >= w_.depth) {
+    fail(kErrDecode, index, "push to a full queue (depth " + std::to_string(w_.depth) + ")");
+    return;
+  }
+  push(c, index);
+}
+
+void QueueUnit::push(const pcs::Command& c, uint32_t index) {
+  note_occupancy();
+  fifo_.push_back(Entry{c, index});
+  max_occupancy_ = std::max<uint32_t>(max_occupancy_, uint32_t(fifo_.size()));
+  pushed_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void QueueUnit::note_occupancy() {
+  double now = ns(sc_core::sc_time_stamp());
+  occ_area_ += double(fifo_.size()) * (now - occ_last_ns_);
+  occ_last_ns_ = now;
+}
+
+double QueueUnit::mean_occupancy(double end_ns) const {
+  double area = occ_area_ + double(fifo_.size()) * (end_ns - occ_last_ns_);
+  return end_ns > 0 ? area / end_ns : 0;
+}
+
+void QueueUnit::fail(uint32_t code, uint32_t index, const std::string& why) {
+  error_code_ = code;
+  error_message_ = "command " + std::to_string(index) + ": " + unit_ + ": " + why;
+  regs_.set("ERROR_CODE", code);
+  regs_.set("ERROR_CMD", index);
+  if (w_.irq) w_.irq->raise(w_.err_bit);
+}
+
+std::string QueueUnit::blocked_on() const { return blocked_; }
+
+void QueueUnit::run() {
+  using sc_core::sc_time;
+  using sc_core::sc_time_stamp;
+  while (true) {
+    if (fifo_.empty()) {
+      // Idle until a command arrives; if work is still in flight, also wake when it completes
+      // to raise the idle interrupt (the next command must not wait for that completion).
+      if (last_done_ > sc_time_stamp() && !idle_reported_) {
+        wait(last_done_ - sc_time_stamp(), pushed_);
+        if (fifo_.empty() && sc_time_stamp() >= last_done_) {
+          idle_reported_ = true;
+          if (w_.irq) w_.irq->raise(w_.done_bit);  // queue idle
+        }
+      } else {
+        wait(pushed_);
+      }
+      continue;
+    }
+    idle_reported_ = false;
+    note_occupancy();
+    Entry e = fifo_.front();
+    fifo_.pop_front();
+    executing_ = true;
+    const pcs::Command& c = e.cmd;
+    sc_time start = sc_time_stamp();
+    if (c.opcode == pcs::Opcode::Signal || c.opcode == pcs::Opcode::Wait) {
+      uint32_t sem = std::get<pcs::Sync>(c.body).sem;
+      if (!w_.sems || sem >= w_.sems->count()) {
+        fail(kErrSemaphore, e.index, "semaphore " + std::to_string(sem) + " out of range");
+        executing_ = false;
+        return;
+      }
+      if (c.opcode == pcs::Opcode::Signal) {
+        if (last_done_ > sc_time_stamp()) wait(last_done_ - sc_time_stamp());
+        w_.sems->signal(sem);
+      } else {
+        waiting_ = true;
+        blocked_ = "command " + std::to_string(e.index) + " (wait on semaphore " +
+                   std::to_string(sem) + " in queue " + unit_ + ")";
+        while (!w_.sems->try_take(sem)) wait(w_.sems->changed);
+        waiting_ = false;
+        blocked_.clear();
+      }
+      if (w_.trace && sc_time_stamp() > start)
+        w_.trace->add({"queue." + unit_, c.opcode == pcs::Opcode::Wait ? "wait" : "signal",
+                       ns(start), ns(sc_time_stamp()), c.tag, e.index, true});
+    } else {
+      Timing t;
+      try {
+        t = execute(c, e.index);
+      } catch (const UnitFault& f) {
+        fail(uint32_t(f.code()), e.index, f.what());
+        executing_ = false;
+        return;
+      } catch (const Error& f) {
+        fail(kErrDecode, e.index, f.what());
+        executing_ = false;
+        return;
+      }
+      double s = ns(start), d = ns(t.done);
+      stats_.add_busy(s, d);
+      stats_.commands++;
+      if (w_.trace) w_.trace->add({"queue." + unit_, event_name(c), s, d, c.tag, e.index});
+      if (t.done > last_done_) last_done_ = t.done;
+      if (t.accept > sc_time_stamp()) wait(t.accept - sc_time_stamp());
+    }
+    executing_ = false;
+    regs_.set("DONE_COUNT", regs_.get("DONE_COUNT") + 1);
+    if (w_.irq) w_.irq->raise(w_.done_bit);
+  }
+}
+
+}  // namespace photon

@@ -1,0 +1,99 @@
+// QueueUnit: the SystemC shell shared by every command-executing unit (DMA, optical GEMM, NTT,
+// vector). It owns the unit's QUEUE register block (registers.yaml): the firmware stages a
+// 64-byte command in CMD[0..15] and writes its stream index to PUSH; the unit decodes it and
+// appends it to a hardware FIFO of cpu.queue_depth entries. A thread executes the FIFO in order:
+//   Signal(sem): waits until every earlier command of this queue has completed, then sem += 1.
+//   Wait(sem):   blocks the queue until sem > 0, then sem -= 1.
+//   other:       execute() (subclass) — returns when the unit can accept the next command and
+//                the time at which this command's results are complete.
+// IRQ: <unit>_DONE when a command retires and when the queue becomes idle; <unit>_ERR when a
+// command fails (decode, address, bus): the queue stops, ERROR_CODE/ERROR_CMD say why, later
+// commands are not executed and nothing more is written.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include <systemc>
+
+#include "platform/engine.h"
+#include "platform/irq_controller.h"
+#include "platform/regs/register_block.h"
+#include "platform/report/trace.h"
+#include "platform/semaphores.h"
+#include "platform/stats/stats.h"
+#include "workloads/pcs/command.h"
+
+namespace photon {
+
+class QueueUnit : public sc_core::sc_module {
+ public:
+  struct Wiring {
+    IrqController* irq = nullptr;
+    Semaphores* sems = nullptr;
+    TraceRecorder* trace = nullptr;
+    uint32_t depth = 16;        ///< FIFO entries
+    unsigned done_bit = 0;      ///< IRQ.PENDING bit for DONE
+    unsigned err_bit = 1;       ///< IRQ.PENDING bit for ERR
+  };
+
+  SC_HAS_PROCESS(QueueUnit);
+  /// `regs_instance`: "DMA", "GEMM", "NTT" or "VEC"; `unit`: report name ("dma", "optical_gemm").
+  QueueUnit(sc_core::sc_module_name name, const std::string& regs_instance, const std::string& unit,
+            const Wiring& w);
+
+  RegisterBlock& regs() { return regs_; }
+  const std::string& unit_name() const { return unit_; }
+  const UnitStats& stats() const { return stats_; }
+  bool failed() const { return error_code_ != 0; }
+  /// Why the queue stopped ("command 7: A [0, +4096) outside scratchpad ..."), "" if it did not.
+  const std::string& error_message() const { return error_message_; }
+  /// Description of the command the queue is blocked on (deadlock reports), "" if none.
+  std::string blocked_on() const;
+  /// Time-weighted mean FIFO occupancy (entries) up to `end_ns`.
+  double mean_occupancy(double end_ns) const;
+  uint32_t max_occupancy() const { return max_occupancy_; }
+
+  /// Backdoor for tests and the host: enqueue without going through the registers.
+  void push(const pcs::Command& c, uint32_t index);
+
+ protected:
+  struct Timing {
+    sc_core::sc_time accept;  ///< absolute time the unit can take the next command
+    sc_core::sc_time done;    ///< absolute time this command completes
+  };
+  /// Executes one unit command issued at sc_time_stamp(). May call wait(). Throws UnitFault.
+  virtual Timing execute(const pcs::Command& c, uint32_t index) = 0;
+  /// Trace event name of a command.
+  virtual std::string event_name(const pcs::Command& c) const;
+  UnitStats stats_;
+
+ private:
+  struct Entry {
+    pcs::Command cmd;
+    uint32_t index;
+  };
+  void run();
+  void on_push(uint32_t index);
+  void fail(uint32_t code, uint32_t index, const std::string& why);
+  void note_occupancy();
+
+  RegisterBlock regs_;
+  std::string unit_;
+  Wiring w_;
+  std::deque<Entry> fifo_;
+  bool executing_ = false;
+  bool waiting_ = false;
+  bool idle_reported_ = true;  ///< the idle DONE interrupt for the current last_done_ was raised
+  uint32_t error_code_ = 0;
+  std::string error_message_;
+  sc_core::sc_time last_done_;
+  sc_core::sc_event pushed_;
+  std::string blocked_;
+  // Occupancy integral.
+  double occ_area_ = 0, occ_last_ns_ = 0;
+  uint32_t max_occupancy_ = 0;
+};
+
+}  // namespace photon

@@ -1,0 +1,326 @@
+// FHE lowering: the command expansion of every op, tallied here from the commands themselves,
+// against the closed forms of count_fhe_op(); key traffic and the key LRU; semaphores; errors.
+#include "workloads/fhe/fhe_lowering.h"
+
+#include <cstring>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "models/ntt/ntt_engine.h"
+#include "workloads/fhe/fhe_estimate.h"
+
+namespace photon {
+namespace {
+
+/// Work of the commands with tag `tag` (all tags if kNoTag), counted from their fields.
+FheOpCounts tally(const pcs::Program& p, uint32_t tag) {
+  FheOpCounts c;
+  for (const pcs::Command& cmd : p.commands) {
+    if (tag != pcs::kNoTag && cmd.tag != tag) continue;
+    if (cmd.opcode == pcs::Opcode::DmaCopy) {
+      const auto& d = std::get<pcs::DmaCopy>(cmd.body);
+      c.hbm_bytes += uint64_t(d.inner_bytes) * d.n1 * d.n2;
+    }
+    if (cmd.opcode != pcs::Opcode::Ntt) continue;
+    const auto& n = std::get<pcs::Ntt>(cmd.body);
+    const uint64_t words = uint64_t(n.limbs) << n.log_n;
+    switch (n.op) {
+      case pcs::Ntt::kForward: case pcs::Ntt::kInverse: c.ntt += n.limbs; break;
+      case pcs::Ntt::kBConv: c.bconv_macs += words * n.out_limbs; break;
+      case pcs::Ntt::kMulMod: c.modmuls += words; break;
+      case pcs::Ntt::kAddMod: case pcs::Ntt::kSubMod: c.modadds += words; break;
+      case pcs::Ntt::kMulAccMod: c.modmuls += words; c.modadds += words; break;
+      case pcs::Ntt::kAutomorph: c.automorph_elems += words; break;
+    }
+  }
+  return c;
+}
+
+PlatformConfig big_config() {
+  PlatformConfig cfg;
+  cfg.scratchpad.size_kib = uint64_t(4) << 20;  // 4 GiB
+  cfg.ntt.word_bits = 50;
+  return cfg;
+}
+
+FheOp make_op(FheOpKind k, uint32_t log_n, uint32_t L, uint32_t l, uint32_t alpha) {
+  FheOp op;
+  op.kind = k;
+  op.name = fhe_op_kind_name(k);
+  op.log_n = log_n;
+  op.max_level = L;
+  op.level = l;
+  op.alpha = alpha;
+  op.dnum = (L + alpha) / alpha;
+  op.rotation = 3;
+  op.count = 3;
+  return op;
+}
+
+void expect_counts_equal(const FheOpCounts& got, const FheOpCounts& want, const std::string& what) {
+  EXPECT_EQ(got.ntt, want.ntt) << what;
+  EXPECT_EQ(got.bconv_macs, want.bconv_macs) << what;
+  EXPECT_EQ(got.modmuls, want.modmuls) << what;
+  EXPECT_EQ(got.modadds, want.modadds) << what;
+  EXPECT_EQ(got.automorph_elems, want.automorph_elems) << what;
+  EXPECT_EQ(got.hbm_bytes, want.hbm_bytes) << what;
+}
+
+struct Point { uint32_t log_n, L, l, alpha; };
+
+TEST(FheLowering, ExpansionMatchesClosedFormForEveryOp) {
+  const PlatformConfig cfg = big_config();
+  const Point points[] = {{12, 5, 5, 2}, {12, 7, 4, 3}, {13, 10, 10, 4}, {13, 12, 9, 13}, {16, 34, 34, 12}, {16, 23, 23, 6}};
+  const FheOpKind kinds[] = {FheOpKind::Add, FheOpKind::Sub, FheOpKind::Negate, FheOpKind::AddPlain,
+                             FheOpKind::SubPlain, FheOpKind::MulPlain, FheOpKind::MulScalar, FheOpKind::Mul,
+                             FheOpKind::Relinearize, FheOpKind::Rescale, FheOpKind::Rotate, FheOpKind::Conjugate,
+                             FheOpKind::HoistedRotate, FheOpKind::KeySwitch, FheOpKind::Encode, FheOpKind::ModRaise,
+                             FheOpKind::LevelReduce};
+  for (const Point& pt : points) {
+    for (FheOpKind k : kinds) {
+      FheOp op = make_op(k, pt.log_n, pt.L, k == FheOpKind::ModRaise ? 0 : pt.l, pt.alpha);
+      FheProgram prog;
+      prog.ops.push_back(op);
+      const pcs::Program out = lower_fhe(prog, cfg);
+      ASSERT_EQ(out.ops.size(), 2u);  // setup + the op
+      const std::string what = std::string(fhe_op_kind_name(k)) + " N=2^" + std::to_string(pt.log_n) + " L=" +
+                               std::to_string(pt.L) + " l=" + std::to_string(op.level) + " alpha=" + std::to_string(pt.alpha);
+      const FheOpCounts want = count_fhe_op(op, cfg.fhe);
+      expect_counts_equal(tally(out, 1), want, what);
+      EXPECT_EQ(want.key_bytes, want.keys * fhe_key_bytes(op, cfg.fhe)) << what;
+    }
+    // Higher-degree inputs (HEIR emits relinearize of degree-3 ciphertexts).
+    for (uint32_t d : {2u, 3u}) {
+      for (FheOpKind k : {FheOpKind::Mul, FheOpKind::Relinearize}) {
+        FheOp op = make_op(k, pt.log_n, pt.L, pt.l, pt.alpha);
+        op.ct_degree = d;
+        FheProgram prog;
+        prog.ops.push_back(op);
+        const std::string what = std::string(fhe_op_kind_name(k)) + " degree " + std::to_string(d);
+        expect_counts_equal(tally(lower_fhe(prog, cfg), 1), count_fhe_op(op, cfg.fhe), what);
+      }
+    }
+  }
+  // Closed forms for degree d: (d+1)^2 products; d-1 key switches.
+  FheOp mul = make_op(FheOpKind::Mul, 12, 5, 5, 2);
+  mul.ct_degree = 2;
+  EXPECT_EQ(count_fhe_op(mul, FheConfig{}).modmuls, 9u * 6 * 4096);
+  EXPECT_EQ(count_fhe_op(mul, FheConfig{}).modadds, 4u * 6 * 4096);
+  FheOp relin = make_op(FheOpKind::Relinearize, 12, 5, 5, 2);
+  const FheOpCounts one = count_fhe_op(relin, FheConfig{});
+  relin.ct_degree = 3;
+  EXPECT_EQ(count_fhe_op(relin, FheConfig{}).ntt, 2 * one.ntt);
+  EXPECT_EQ(count_fhe_op(relin, FheConfig{}).key_bytes, 2 * one.key_bytes);
+}
+
+TEST(FheLowering, KeySwitchClosedFormAtTheSharpPoint) {
+  // L = l = 34 (35 Q limbs), alpha = 12, dnum = beta = 3, N = 2^16, derived by hand:
+  // ModUp beta * (K + alpha) = 3 * 47 = 141 limb-transforms, ModDown 2 * (12 + 35) = 94.
+  FheOp op = make_op(FheOpKind::Relinearize, 16, 34, 34, 12);
+  const FheOpCounts c = count_fhe_op(op, FheConfig{});
+  const uint64_t N = 65536;
+  EXPECT_EQ(c.ntt, 141u + 94u);
+  // digits 12, 12, 11: sum d (47 - d) = 12*35 + 12*35 + 11*36 = 1236; ModDown 2 * 12 * 35 = 840
+  EXPECT_EQ(c.bconv_macs, (1236u + 840u) * N);
+  EXPECT_EQ(c.modmuls, (2u * 3 * 47 + 2 * 35) * N);
+  EXPECT_EQ(c.key_bytes, 2ull * 3 * 47 * N * 8);  // 147,849,216 bytes
+}
+
+TEST(FheLowering, BootstrapKeyTrafficEqualsItsFormula) {
+  for (uint32_t capacity_slack : {0u, 1u, 2u}) {
+    PlatformConfig cfg = big_config();
+    FheOp op = make_op(FheOpKind::Bootstrap, 12, capacity_slack == 2 ? 10 : 16, 0, 4);
+    if (capacity_slack == 2) op = bootstrap_chain(op, cfg.fhe);  // L 10 -> 14, dnum 3 -> 4
+    if (capacity_slack == 2) { EXPECT_EQ(op.max_level, 14u); EXPECT_EQ(op.dnum, 4u); }
+    FheProgram prog;
+    prog.ops.push_back(op);
+    if (capacity_slack == 0) {
+      // Smallest scratchpad that lowers: exactly one key slot; every distinct key still loads once.
+      uint64_t lo = 1, hi = uint64_t(1) << 20;
+      while (lo < hi) {
+        const uint64_t mid = (lo + hi) / 2;
+        cfg.scratchpad.size_kib = mid;
+        try { lower_fhe(prog, cfg); hi = mid; } catch (const Error&) { lo = mid + 1; }
+      }
+      cfg.scratchpad.size_kib = lo;
+    }
+    const pcs::Program out = lower_fhe(prog, cfg);
+    const FheConfig& fc = cfg.fhe;
+    const uint64_t keys = uint64_t(fc.bootstrap_cts_levels + fc.bootstrap_stc_levels) * fc.bootstrap_bsgs_rotations + 2;
+    const uint64_t key_bytes = 2ull * op.dnum * (op.max_level + 1 + op.alpha) * 4096 * fc.word_bytes;
+    EXPECT_EQ(tally(out, 1).hbm_bytes, keys * key_bytes);
+    const FheOpCounts want = count_fhe_op(op, fc);
+    EXPECT_EQ(want.key_bytes, keys * key_bytes);
+    expect_counts_equal(tally(out, 1), want, "bootstrap");
+    // The sub-op sequence: 2 * 3 * 8 rotations + conjugation + 12 relinearizations.
+    uint64_t ks = 0;
+    for (const FheOp& s : bootstrap_sequence(op, fc)) ks += count_fhe_op(s, fc).key_switches;
+    EXPECT_EQ(ks, 48u + 1 + 12);
+    EXPECT_EQ(want.key_switches, ks);
+  }
+}
+
+uint64_t key_loads(const pcs::Program& p, uint64_t key_bytes) {
+  uint64_t bytes = 0;
+  for (const auto& c : p.commands)
+    if (c.opcode == pcs::Opcode::DmaCopy && c.tag != 0) {
+      const auto& d = std::get<pcs::DmaCopy>(c.body);
+      bytes += uint64_t(d.inner_bytes) * d.n1 * d.n2;
+    }
+  EXPECT_EQ(bytes % key_bytes, 0u);
+  return bytes / key_bytes;
+}
+
+TEST(FheLowering, KeyCacheIsLruOfWholeKeys) {
+  PlatformConfig cfg = big_config();
+  auto rot = [](int64_t r) { FheOp o = make_op(FheOpKind::Rotate, 10, 5, 5, 2); o.rotation = r; return o; };
+  FheProgram prog;
+  prog.ops = {rot(1), rot(2), rot(1)};
+  const uint64_t kb = fhe_key_bytes(prog.ops[0], cfg.fhe);
+  // Smallest scratchpad: one slot; r1, r2, r1 reloads r1.
+  uint64_t lo = 1, hi = uint64_t(1) << 20;
+  while (lo < hi) {
+    const uint64_t mid = (lo + hi) / 2;
+    cfg.scratchpad.size_kib = mid;
+    try { lower_fhe(prog, cfg); hi = mid; } catch (const Error&) { lo = mid + 1; }
+  }
+  cfg.scratchpad.size_kib = lo;
+  EXPECT_EQ(key_loads(lower_fhe(prog, cfg), kb), 3u);
+  const uint64_t slot_kib = 2ull * 3 * (6 + 2) * 1024 * 8 / 1024;  // 2*dnum*(L+1+alpha)*N*8 bytes
+  cfg.scratchpad.size_kib = lo + slot_kib;
+  EXPECT_EQ(key_loads(lower_fhe(prog, cfg), kb), 2u);
+  // Relinearization key reused across products.
+  FheProgram mul;
+  for (int i = 0; i < 3; ++i) {
+    mul.ops.push_back(make_op(FheOpKind::Mul, 10, 5, 5, 2));
+    mul.ops.push_back(make_op(FheOpKind::Relinearize, 10, 5, 5, 2));
+  }
+  EXPECT_EQ(key_loads(lower_fhe(mul, cfg), kb), 1u);
+  // Warm cache: no key traffic.
+  cfg.fhe.keys_on_chip = true;
+  EXPECT_EQ(key_loads(lower_fhe(mul, cfg), kb), 0u);
+  EXPECT_EQ(key_loads(lower_fhe(prog, cfg), kb), 0u);
+}
+
+TEST(FheLowering, SemaphoresBalanceAndEveryCommandIsValidForTheEngine) {
+  PlatformConfig cfg = big_config();
+  FheProgram prog;
+  for (FheOpKind k : {FheOpKind::Mul, FheOpKind::Relinearize, FheOpKind::Rescale, FheOpKind::Rotate,
+                      FheOpKind::HoistedRotate, FheOpKind::AddPlain})
+    prog.ops.push_back(make_op(k, 10, 6, 5, 3));
+  cfg.scratchpad.size_kib = 16 * 1024;
+  const pcs::Program out = lower_fhe(prog, cfg);
+  std::map<uint32_t, int> signals, waits;
+  for (const auto& c : out.commands) {
+    if (c.opcode == pcs::Opcode::Signal) ++signals[std::get<pcs::Sync>(c.body).sem];
+    if (c.opcode == pcs::Opcode::Wait) ++waits[std::get<pcs::Sync>(c.body).sem];
+  }
+  EXPECT_EQ(signals, waits);
+  EXPECT_EQ(out.commands.back().opcode, pcs::Opcode::End);
+  // Functional run of every NTT command on a real scratchpad holding the moduli tables:
+  // bounds, alignment and NTT-friendly moduli are all checked by the engine.
+  std::vector<uint64_t> spm(cfg.scratchpad.size_kib * 1024 / 8, 0);
+  ASSERT_EQ(out.segments.size(), 1u);
+  const auto& seg = out.segments[0];
+  std::memcpy(spm.data(), seg.bytes.data(), seg.bytes.size());
+  NttEngine eng(cfg.ntt);
+  const MemView view{reinterpret_cast<uint8_t*>(spm.data()), spm.size() * 8};
+  size_t n = 0;
+  for (const auto& c : out.commands)
+    if (c.opcode == pcs::Opcode::Ntt) {
+      EXPECT_NO_THROW(eng.issue(c, 0, view)) << "command " << n;
+      ++n;
+    }
+  EXPECT_GT(n, 50u);
+}
+
+TEST(FheLowering, BadArgumentsNameTheFlag) {
+  PlatformConfig cfg = big_config();
+  auto msg = [&](auto f) {
+    try { f(); } catch (const Error& e) { return std::string(e.what()); }
+    return std::string("no error");
+  };
+  EXPECT_NE(msg([&] { make_single_op_program("hfoo", 12, 5, 5, 2, cfg); }).find("--op"), std::string::npos);
+  EXPECT_NE(msg([&] { make_single_op_program("hmult", 9, 5, 5, 2, cfg); }).find("--ring-degree"), std::string::npos);
+  EXPECT_NE(msg([&] { make_single_op_program("hmult", 12, 5, 6, 2, cfg); }).find("--level"), std::string::npos);
+  EXPECT_NE(msg([&] { make_single_op_program("hmult", 12, 5, 5, 0, cfg); }).find("--alpha"), std::string::npos);
+  EXPECT_NE(msg([&] { make_single_op_program("rescale", 12, 5, 0, 2, cfg); }).find("--level"), std::string::npos);
+  // A chain too short for bootstrapping is raised (as OpenFHE adds its level budget) and said so.
+  const pcs::Program boot = make_single_op_program("bootstrap", 12, 5, 0, 2, cfg);
+  EXPECT_NE(boot.ops[1].detail.find("chain raised from L=5"), std::string::npos) << boot.ops[1].detail;
+  EXPECT_NE(boot.ops[1].detail.find("L=14 alpha=2 dnum=8"), std::string::npos) << boot.ops[1].detail;
+  PlatformConfig small;  // default 8 MiB scratchpad
+  EXPECT_NE(msg([&] { make_single_op_program("hmult", 16, 34, 34, 12, small); }).find("scratchpad.size_kib"),
+            std::string::npos);
+  const pcs::Program p = make_single_op_program("hrot", 12, 5, 5, 2, cfg);
+  ASSERT_EQ(p.ops.size(), 2u);
+  EXPECT_EQ(p.ops[1].kind, "hrot");
+  EXPECT_EQ(p.ops[1].detail.rfind("N=2^12 l=5 L=5 alpha=2 dnum=3 beta=3", 0), 0u) << p.ops[1].detail;
+}
+
+TEST(FheEstimate, DmaSignalWaitOrdersTheNttQueue) {
+  PlatformConfig cfg;
+  cfg.noc.port_bandwidth_gbps = 64;  // 64 bytes per cycle at 1 GHz
+  cfg.dma.setup_cycles = 20;
+  pcs::Program p;
+  pcs::Command dma;
+  dma.opcode = pcs::Opcode::DmaCopy;
+  pcs::DmaCopy d;
+  d.inner_bytes = 64000;
+  dma.body = d;
+  pcs::Command sig, wait, ntt, end;
+  sig.opcode = pcs::Opcode::Signal;
+  sig.body = pcs::Sync{pcs::Queue::Dma, 5};
+  wait.opcode = pcs::Opcode::Wait;
+  wait.body = pcs::Sync{pcs::Queue::Ntt, 5};
+  pcs::Ntt n;
+  n.op = pcs::Ntt::kForward; n.log_n = 12; n.limbs = 2;
+  ntt.opcode = pcs::Opcode::Ntt;
+  ntt.body = n;
+  p.commands = {dma, sig, wait, ntt, end};
+  const FheEstimate e = estimate_cycles(p, cfg);
+  EXPECT_EQ(e.total_cycles, 20 + 1000 + NttEngine::busy_cycles(n, cfg.ntt));
+  EXPECT_EQ(e.busy_cycles.at("hbm"), 1000u);
+  EXPECT_EQ(e.hbm_bytes, 64000u);
+  p.commands = {wait, ntt, end};
+  EXPECT_THROW(estimate_cycles(p, cfg), Error);
+}
+
+}  // namespace
+}  // namespace photon
+
+namespace photon {
+namespace {
+
+TEST(FheLowering, KeysStayInsideHbmAndAliasWhenItIsFull) {
+  PlatformConfig cfg = big_config();
+  FheProgram prog;
+  for (int r = 1; r <= 6; ++r) {
+    FheOp o = make_op(FheOpKind::Rotate, 12, 5, 5, 2);
+    o.rotation = r;
+    prog.ops.push_back(o);
+  }
+  auto check = [&](bool expect_alias) {
+    const pcs::Program out = lower_fhe(prog, cfg);
+    const uint64_t cap = cfg.hbm.capacity_bytes();
+    for (const auto& c : out.commands)
+      if (c.opcode == pcs::Opcode::DmaCopy) {
+        const auto& d = std::get<pcs::DmaCopy>(c.body);
+        const uint64_t last = d.src + uint64_t(d.n1 - 1) * d.src_stride1 + d.inner_bytes;
+        EXPECT_GE(d.src, cfg.noc.hbm_base);
+        EXPECT_LE(last, cfg.noc.hbm_base + cap);
+      }
+    EXPECT_EQ(out.ops[0].detail.find("reuse HBM addresses") != std::string::npos, expect_alias) << out.ops[0].detail;
+  };
+  check(false);
+  const uint64_t key = fhe_key_bytes(prog.ops[0], cfg.fhe);  // 1.5 MiB
+  cfg.cpu.ring_base = cfg.noc.hbm_base + 2 * key;             // the larger gap is above the ring
+  cfg.hbm.rows = 1056;  // 264 MiB: 5 MiB above the ring hold 3 of the 6 keys
+  ASSERT_LT(cfg.hbm.capacity_bytes(), 2 * key + (256ull << 20) + 6 * key);
+  ASSERT_GT(cfg.hbm.capacity_bytes(), 2 * key + (256ull << 20) + key);
+  check(true);
+}
+
+}  // namespace
+}  // namespace photon

@@ -1,0 +1,68 @@
+#include "workloads/driver/workload.h"
+
+#include <fstream>
+
+#include "platform/error.h"
+#include "workloads/pcs/assembler.h"
+#include "workloads/pcs/program.h"
+
+namespace photon {
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+// Frontend entry points, each in its own file of this folder.
+CompiledWorkload compile_onnx(const std::string& path, const PlatformConfig& cfg, const CompileOptions& opts);
+CompiledWorkload compile_heir(const std::string& path, const PlatformConfig& cfg);
+
+std::pair<std::string, std::vector<int64_t>> parse_shape_arg(const std::string& arg) {
+  auto eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
+    throw Error("--shape expects NAME=DxDxD, got '" + arg + "'");
+  std::vector<int64_t> dims;
+  std::string rest = arg.substr(eq + 1);
+  size_t start = 0;
+  while (start <= rest.size()) {
+    size_t x = rest.find('x', start);
+    std::string d = rest.substr(start, x == std::string::npos ? std::string::npos : x - start);
+    char* end = nullptr;
+    long long v = std::strtoll(d.c_str(), &end, 10);
+    if (d.empty() || *end != '\0' || v <= 0)
+      throw Error("--shape " + arg + ": dimension '" + d + "' is not a positive integer");
+    dims.push_back(v);
+    if (x == std::string::npos) break;
+    start = x + 1;
+  }
+  return {arg.substr(0, eq), dims};
+}
+
+CompiledWorkload compile_workload(const std::string& path, const PlatformConfig& cfg,
+                                  const CompileOptions& opts) {
+  {
+    std::ifstream probe(path);
+    if (!probe) throw Error("cannot open workload file").with_context(path);
+  }
+  CompiledWorkload w;
+  if (ends_with(path, ".onnx")) {
+    w = compile_onnx(path, cfg, opts);
+  } else if (ends_with(path, ".mlir")) {
+    w = compile_heir(path, cfg);
+  } else if (ends_with(path, ".pcs")) {
+    w.program = pcs::read_program(path);
+    w.frontend = "pcs";
+  } else if (ends_with(path, ".pasm")) {
+    w.program = pcs::assemble_file(path);
+    w.frontend = "pasm";
+  } else {
+    throw Error("unknown workload type (expected .onnx, .mlir, .pcs or .pasm)").with_context(path);
+  }
+  w.path = path;
+  return w;
+}
+
+}  // namespace photon

@@ -1,0 +1,51 @@
+// Workload driver: turns a workload file into a command stream ready to load on the platform.
+//   .onnx -> ONNX frontend -> AI lowering       (workloads/onnx, workloads/lowering)
+//   .mlir -> HEIR frontend -> FHE lowering      (workloads/heir, workloads/fhe)
+//   .pcs  -> read as is                          (workloads/pcs)
+// One code path for `photon run` and `photon compile`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/config/platform_config.h"
+#include "platform/platform.h"
+#include "workloads/pcs/program.h"
+
+namespace photon {
+
+/// Where a model input or output tensor lives in HBM (fp32, row-major).
+struct TensorBinding {
+  std::string name;
+  uint64_t address = 0;  ///< data-NoC address
+  std::vector<int64_t> shape;
+};
+
+struct CompiledWorkload {
+  std::string path;
+  std::string frontend;              ///< "onnx", "heir" or "pcs"
+  pcs::Program program;
+  std::vector<FloatFill> fills;      ///< splat constants to place in HBM (functional mode)
+  nlohmann::json unsupported = nlohmann::json::array();  ///< [{op, name, reason, ...}]
+  nlohmann::json info = nlohmann::json::object();        ///< frontend facts for the report
+  std::vector<TensorBinding> inputs, outputs;
+  bool functional_exact = true;      ///< false if a fallback makes functional outputs invalid
+};
+
+struct CompileOptions {
+  std::map<std::string, std::vector<int64_t>> shapes;  ///< --shape NAME=1x3x224x224
+};
+
+/// Compiles `path` for `cfg`. Throws Error (with the file as context) for bad input or an
+/// unknown extension.
+CompiledWorkload compile_workload(const std::string& path, const PlatformConfig& cfg,
+                                  const CompileOptions& opts = {});
+
+/// Parses "NAME=1x3x224x224". Throws Error naming the argument.
+std::pair<std::string, std::vector<int64_t>> parse_shape_arg(const std::string& arg);
+
+}  // namespace photon

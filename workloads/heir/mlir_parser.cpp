@@ -1,0 +1,601 @@
+#include "workloads/heir/mlir_parser.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "platform/error.h"
+
+namespace photon::mlir {
+
+// ---------------------------------------------------------------------------------------------
+// Attr / Operation / Module helpers
+
+const Attr* Attr::get(const std::string& key) const {
+  for (const auto& [k, v] : items)
+    if (k == key) return v.get();
+  return nullptr;
+}
+
+const Attr* Attr::find(const std::string& key) const {
+  for (const auto& [k, v] : items) {
+    if (k == key) return v.get();
+    if (const Attr* f = v->find(key)) return f;
+  }
+  return nullptr;
+}
+
+std::string Attr::str() const {
+  std::string inner;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) inner += kind == Kind::Scalar ? " " : ", ";
+    if (!items[i].first.empty()) inner += items[i].first + " = ";
+    inner += items[i].second->str();
+  }
+  switch (kind) {
+    case Kind::Scalar:
+      return items.empty() ? text : inner;
+    case Kind::Dialect:
+      return items.empty() ? text : text + "<" + inner + ">";
+    case Kind::Group:
+      return text == "(" ? "(" + inner + ")" : "<" + inner + ">";
+    case Kind::List:
+      return "[" + inner + "]";
+    case Kind::Dict:
+      return "{" + inner + "}";
+  }
+  return text;
+}
+
+const Attr* Operation::attr(const std::string& key) const {
+  for (const auto& [k, v] : attrs)
+    if (k == key) return v.get();
+  return nullptr;
+}
+
+const Attr* Module::attr(const std::string& key) const {
+  for (const auto& [k, v] : attrs)
+    if (k == key) return v.get();
+  return nullptr;
+}
+
+const Func* Module::func(const std::string& name) const {
+  for (const auto& f : funcs)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+bool scalar_int(const Attr* a, long long* out) {
+  if (!a) return false;
+  const std::string& s = a->text;
+  size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  bool neg = false;
+  if (i < s.size() && s[i] == '-') {
+    neg = true;
+    ++i;
+    while (i < s.size() && s[i] == ' ') ++i;
+  }
+  if (i >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  bool hex = s.compare(i, 2, "0x") == 0;
+  long long v = std::strtoll(s.c_str() + i, nullptr, hex ? 16 : 10);  // MLIR: decimal or 0x
+  *out = neg ? -v : v;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+
+namespace {
+
+char closer_of(char open) {
+  switch (open) {
+    case '(':
+      return ')';
+    case '[':
+      return ']';
+    case '{':
+      return '}';
+    default:
+      return '>';
+  }
+}
+
+bool is_opener(const Token& k) { return k.is('(') || k.is('[') || k.is('{') || k.is('<'); }
+bool is_closer(const Token& k) { return k.is(')') || k.is(']') || k.is('}') || k.is('>'); }
+
+class Parser {
+ public:
+  Parser(Module& m) : m_(m), t_(m.tokens) {}
+
+  void parse_top() {
+    while (cur().kind != TokKind::Eof) {
+      const Token& c = cur();
+      if ((c.kind == TokKind::Bang || c.kind == TokKind::Hash) && peek().is('=')) {
+        parse_alias();
+      } else if (c.kind == TokKind::Ident && c.text == "module") {
+        parse_module();
+      } else if (c.kind == TokKind::Ident && c.text == "func.func") {
+        m_.funcs.push_back(parse_func());
+      } else {
+        fail(c, "expected an alias definition, 'module' or 'func.func', got " + describe(c));
+      }
+    }
+  }
+
+ private:
+  Module& m_;
+  const std::vector<Token>& t_;
+  size_t p_ = 0;
+  int depth_ = 0;
+  static constexpr int kMaxDepth = 200;  ///< bracket/region nesting limit (no stack overflow)
+
+  const Token& cur() const { return t_[p_]; }
+  const Token& peek(size_t k = 1) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
+  Loc loc(const Token& k) const { return Loc{m_.file, k.line, k.col}; }
+  [[noreturn]] void fail(const Token& at, const std::string& msg) const {
+    throw Error(msg).with_context(loc(at).str());
+  }
+  void expect(char c, const std::string& ctx) {
+    if (!cur().is(c))
+      fail(cur(), std::string("expected '") + c + "'" + ctx + ", got " + describe(cur()));
+    ++p_;
+  }
+
+  void parse_alias() {
+    const Token& name = cur();
+    if (m_.aliases.count(name.text)) fail(name, "redefinition of alias '" + name.text + "'");
+    p_ += 2;
+    AttrPtr v = parse_value();
+    auto copy = std::make_shared<Attr>(*v);
+    copy->alias = name.text;
+    m_.aliases[name.text] = copy;
+  }
+
+  void parse_module() {
+    const Token& start = cur();
+    ++p_;
+    if (cur().kind == TokKind::At) ++p_;
+    if (cur().kind == TokKind::Ident && cur().text == "attributes") {
+      ++p_;
+      auto items = parse_items('{', true);
+      m_.attrs.insert(m_.attrs.end(), items.begin(), items.end());
+    }
+    expect('{', " to open the module body");
+    while (!cur().is('}')) {
+      const Token& c = cur();
+      if (c.kind == TokKind::Eof)
+        fail(c, "expected '}' closing the module opened at " + std::to_string(start.line) + ":" +
+                    std::to_string(start.col) + ", got end of file");
+      if (c.kind == TokKind::Ident && c.text == "func.func") {
+        m_.funcs.push_back(parse_func());
+      } else if ((c.kind == TokKind::Bang || c.kind == TokKind::Hash) && peek().is('=')) {
+        parse_alias();
+      } else {
+        fail(c, "expected 'func.func' in the module body, got " + describe(c));
+      }
+    }
+    ++p_;
+    skip_loc();
+  }
+
+  Func parse_func() {
+    Func f;
+    f.loc = loc(cur());
+    ++p_;
+    if (cur().kind == TokKind::Ident &&
+        (cur().text == "private" || cur().text == "public" || cur().text == "nested"))
+      ++p_;
+    if (cur().kind != TokKind::At)
+      fail(cur(), "expected a function name '@name', got " + describe(cur()));
+    f.name = cur().text.substr(1);
+    if (!f.name.empty() && f.name.front() == '"') f.name = f.name.substr(1, f.name.size() - 2);
+    ++p_;
+    expect('(', " to open the argument list of @" + f.name);
+    while (!cur().is(')')) {
+      FuncArg a;
+      if (cur().kind == TokKind::Percent) {
+        a.name = cur().text;
+        ++p_;
+        expect(':', " after argument " + a.name);
+      }
+      a.type = parse_atom();
+      if (cur().is('{')) a.attrs = parse_items('{', true);
+      skip_loc();
+      f.args.push_back(std::move(a));
+      if (cur().is(',')) {
+        ++p_;
+        continue;
+      }
+      if (!cur().is(')'))
+        fail(cur(),
+             "expected ',' or ')' in the argument list of @" + f.name + ", got " + describe(cur()));
+    }
+    ++p_;
+    if (cur().kind == TokKind::Arrow) {
+      ++p_;
+      if (cur().is('(')) {
+        ++p_;
+        while (!cur().is(')')) {
+          f.result_types.push_back(parse_atom());
+          if (cur().is('{')) parse_items('{', true);
+          skip_loc();
+          if (cur().is(',')) {
+            ++p_;
+            continue;
+          }
+          if (!cur().is(')'))
+            fail(cur(), "expected ',' or ')' in the result list of @" + f.name + ", got " +
+                            describe(cur()));
+        }
+        ++p_;
+      } else {
+        f.result_types.push_back(parse_atom());
+      }
+    }
+    if (cur().kind == TokKind::Ident && cur().text == "attributes") {
+      ++p_;
+      f.attrs = parse_items('{', true);
+    }
+    skip_loc();
+    if (cur().is('{')) {
+      f.has_body = true;
+      f.body = parse_region("func.func @" + f.name);
+      skip_loc();
+    }
+    return f;
+  }
+
+  // Debug locations `loc(...)` (may name location aliases defined at the end of the file).
+  void skip_loc() {
+    if (!(cur().kind == TokKind::Ident && cur().text == "loc" && peek().is('('))) return;
+    ++p_;
+    const Token& open = cur();
+    int depth = 0;
+    do {
+      if (cur().kind == TokKind::Eof)
+        fail(cur(), "expected ')' to close 'loc(' at " + std::to_string(open.line) + ":" +
+                        std::to_string(open.col) + ", got end of file");
+      if (cur().is('(')) ++depth;
+      if (cur().is(')')) --depth;
+      ++p_;
+    } while (depth > 0);
+  }
+
+  // One value: a sequence of atoms up to ',', a closing bracket, or the end of the line.
+  AttrPtr parse_value() {
+    std::vector<AttrPtr> atoms;
+    const Token& first = cur();
+    while (true) {
+      const Token& c = cur();
+      if (c.kind == TokKind::Eof || c.is(',') || is_closer(c)) break;
+      if (!atoms.empty() && c.first_on_line) break;
+      atoms.push_back(parse_atom());
+    }
+    if (atoms.empty()) fail(first, "expected a value, got " + describe(first));
+    if (atoms.size() == 1) return atoms[0];
+    auto a = std::make_shared<Attr>();
+    a->kind = Attr::Kind::Scalar;
+    for (auto& x : atoms) {
+      if (!a->text.empty()) a->text += ' ';
+      a->text += x->alias.empty() ? x->str() : x->alias;  // aliases by name: no expansion
+      a->items.emplace_back("", x);
+    }
+    return a;
+  }
+
+  struct DepthGuard {
+    Parser& p;
+    DepthGuard(Parser& parser, const Token& at) : p(parser) {
+      if (++p.depth_ > kMaxDepth)
+        p.fail(at, "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    }
+    ~DepthGuard() { --p.depth_; }
+  };
+
+  AttrPtr parse_atom() {
+    const Token& c = cur();
+    DepthGuard guard(*this, c);
+    auto a = std::make_shared<Attr>();
+    switch (c.kind) {
+      case TokKind::Bang:
+      case TokKind::Hash: {
+        auto it = m_.aliases.find(c.text);
+        if (it != m_.aliases.end()) {
+          ++p_;
+          return it->second;
+        }
+        if (c.text.find('.') == std::string::npos) {
+          if (c.text.rfind("#loc", 0) == 0) {  // forward reference to a location alias
+            ++p_;
+            a->text = c.text;
+            return a;
+          }
+          fail(c, "undefined alias '" + c.text + "'");
+        }
+        ++p_;
+        a->kind = Attr::Kind::Dialect;
+        a->text = c.text;
+        if (cur().is('<') && !cur().space_before) a->items = parse_items('<', false);
+        return a;
+      }
+      case TokKind::Ident:
+        ++p_;
+        a->text = c.text;
+        if (cur().is('<') && !cur().space_before) {
+          a->kind = Attr::Kind::Dialect;
+          a->items = parse_items('<', false);
+        }
+        return a;
+      case TokKind::Punct:
+        if (c.is('<') || c.is('(')) {
+          a->kind = Attr::Kind::Group;
+          a->text = c.text;
+          a->items = parse_items(c.text[0], false);
+          return a;
+        }
+        if (c.is('[')) {
+          a->kind = Attr::Kind::List;
+          a->items = parse_items('[', false);
+          return a;
+        }
+        if (c.is('{')) {
+          a->kind = Attr::Kind::Dict;
+          a->items = parse_items('{', true);
+          return a;
+        }
+        if (is_closer(c)) fail(c, "expected a value, got " + describe(c));
+        ++p_;
+        a->text = c.text;
+        return a;
+      case TokKind::Eof:
+        fail(c, "expected a value, got end of file");
+      case TokKind::String:
+        ++p_;
+        a->text = "\"" + c.text + "\"";
+        return a;
+      default:
+        ++p_;
+        a->text = c.text;
+        return a;
+    }
+  }
+
+  // Bracketed list of items `key = value` or `value`; in dicts a bare key is a unit attribute.
+  std::vector<std::pair<std::string, AttrPtr>> parse_items(char open, bool dict) {
+    const Token& o = cur();
+    char close = closer_of(open);
+    expect(open, "");
+    std::vector<std::pair<std::string, AttrPtr>> items;
+    if (cur().is(close)) {
+      ++p_;
+      return items;
+    }
+    while (true) {
+      const Token& c = cur();
+      std::string key;
+      AttrPtr v;
+      bool keyish = c.kind == TokKind::Ident || c.kind == TokKind::String;
+      if (keyish && peek().is('=')) {
+        key = c.text;
+        p_ += 2;
+        v = parse_value();
+      } else if (dict && keyish && (peek().is(',') || peek().is(close))) {
+        key = c.text;
+        ++p_;
+        auto u = std::make_shared<Attr>();
+        u->text = "unit";
+        v = u;
+      } else {
+        v = parse_value();
+      }
+      items.emplace_back(std::move(key), std::move(v));
+      if (cur().is(',')) {
+        ++p_;
+        continue;
+      }
+      if (cur().is(close)) {
+        ++p_;
+        break;
+      }
+      std::string opened = " to close '" + std::string(1, open) + "' at " + std::to_string(o.line) +
+                           ":" + std::to_string(o.col);
+      fail(cur(),
+           std::string("expected ',' or '") + close + "'" + opened + ", got " + describe(cur()));
+    }
+    return items;
+  }
+
+  bool is_attr_dict(size_t q) const {
+    const Token& n = t_[q + 1];
+    if (n.is('}')) return true;
+    if (n.kind != TokKind::Ident && n.kind != TokKind::String) return false;
+    const Token& n2 = t_[std::min(q + 2, t_.size() - 1)];
+    if (n2.is('=')) return true;
+    if (n.text == "return" || n.text == "func.return" || n.text == "scf.yield") return false;
+    return n2.is(',') || n2.is('}');
+  }
+
+  Region parse_region(const std::string& owner) {
+    const Token& open = cur();
+    DepthGuard guard(*this, open);
+    expect('{', " to open the region of " + owner);
+    Region r;
+    while (true) {
+      const Token& c = cur();
+      if (c.is('}')) {
+        ++p_;
+        return r;
+      }
+      if (c.kind == TokKind::Eof)
+        fail(c, "expected '}' closing the region of " + owner + " opened at " +
+                    std::to_string(open.line) + ":" + std::to_string(open.col) +
+                    ", got end of file");
+      if (c.kind == TokKind::Caret) {  // block label ^bb0(%a: T):
+        ++p_;
+        if (cur().is('(')) parse_items('(', false);
+        expect(':', " after the block label " + c.text);
+        continue;
+      }
+      r.push_back(parse_op());
+    }
+  }
+
+  Operation parse_op() {
+    Operation op;
+    if (cur().kind == TokKind::Percent) {
+      while (true) {
+        std::string name = cur().text;
+        ++p_;
+        if (cur().is(':') && peek().kind == TokKind::Number) {
+          long n = std::strtol(peek().text.c_str(), nullptr, 10);
+          for (long i = 0; i < n; ++i) op.results.push_back(name + "#" + std::to_string(i));
+          p_ += 2;
+        } else {
+          op.results.push_back(name);
+        }
+        if (cur().is(',') && peek().kind == TokKind::Percent) {
+          ++p_;
+          continue;
+        }
+        break;
+      }
+      expect('=', " after the result list");
+    }
+    const Token& nt = cur();
+    if (nt.kind == TokKind::Ident)
+      op.name = nt.text == "return" ? "func.return" : nt.text;
+    else if (nt.kind == TokKind::String)
+      op.name = nt.text;
+    else
+      fail(nt, "expected an operation name, got " + describe(nt));
+    op.loc = loc(nt);
+    ++p_;
+    op.tok_begin = p_;
+
+    std::vector<size_t> stack, colons, dicts, regions;
+    while (true) {
+      const Token& k = cur();
+      if (stack.size() > static_cast<size_t>(kMaxDepth))
+        fail(k, "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+      if (k.kind == TokKind::Eof) {
+        if (!stack.empty()) {
+          const Token& o = t_[stack.back()];
+          fail(k, std::string("expected '") + closer_of(o.text[0]) + "' to close '" + o.text +
+                      "' at " + std::to_string(o.line) + ":" + std::to_string(o.col) +
+                      ", got end of file");
+        }
+        break;
+      }
+      if (stack.empty()) {
+        const Token& prev = t_[p_ - 1];
+        bool cont = prev.is(',') || prev.is('=') || prev.is(':') || prev.kind == TokKind::Arrow;
+        bool starts = k.kind == TokKind::Percent || k.kind == TokKind::Ident ||
+                      k.kind == TokKind::String || k.kind == TokKind::Caret;
+        if (k.first_on_line && p_ > op.tok_begin && starts && !cont) break;
+        if (k.is('}')) break;
+        if (k.is('{') && !is_attr_dict(p_)) {
+          regions.push_back(p_);
+          op.regions.push_back(parse_region("'" + op.name + "' at " + op.loc.str()));
+          continue;
+        }
+        if (k.is('{')) dicts.push_back(p_);
+        if (k.is(':')) colons.push_back(p_);
+        if (k.kind == TokKind::At && op.symbol.empty()) op.symbol = k.text.substr(1);
+      }
+      if (is_opener(k)) {
+        stack.push_back(p_);
+      } else if (is_closer(k)) {
+        if (stack.empty()) fail(k, "unbalanced '" + k.text + "' in '" + op.name + "'");
+        const Token& o = t_[stack.back()];
+        if (closer_of(o.text[0]) != k.text[0])
+          fail(k, std::string("expected '") + closer_of(o.text[0]) + "' to close '" + o.text +
+                      "' at " + std::to_string(o.line) + ":" + std::to_string(o.col) + ", got " +
+                      describe(k));
+        stack.pop_back();
+      }
+      ++p_;
+    }
+    op.tok_end = p_;
+    size_t resume = p_;
+
+    for (size_t d : dicts) {
+      p_ = d;
+      auto items = parse_items('{', true);
+      op.attrs.insert(op.attrs.end(), items.begin(), items.end());
+    }
+    size_t first_colon = colons.empty() ? op.tok_end : colons.front();
+    size_t operands_end = std::min(first_colon, regions.empty() ? op.tok_end : regions.front());
+    int brace = 0;
+    for (size_t q = op.tok_begin; q < operands_end; ++q) {
+      const Token& k = t_[q];
+      if (k.is('{') || k.is('<'))
+        ++brace;
+      else if (k.is('}') || k.is('>'))
+        --brace;
+      else if (brace == 0 && k.kind == TokKind::Percent && !t_[q + 1].is('='))
+        op.operands.push_back(k.text);
+    }
+    if (!colons.empty()) {
+      size_t end = op.tok_end;
+      for (size_t r : regions)
+        if (r > colons.back()) {
+          end = r;
+          break;
+        }
+      p_ = colons.back() + 1;
+      parse_signature(op, end);
+    }
+    p_ = resume;
+    return op;
+  }
+
+  void parse_type_list(std::vector<AttrPtr>& out, size_t end) {
+    if (cur().is('(')) {
+      ++p_;
+      while (p_ < end && !cur().is(')')) {
+        out.push_back(parse_atom());
+        if (cur().is(','))
+          ++p_;
+        else if (!cur().is(')'))
+          fail(cur(), "expected ',' or ')' in a type list, got " + describe(cur()));
+      }
+      expect(')', " closing a type list");
+    } else {
+      out.push_back(parse_atom());
+    }
+  }
+
+  void parse_signature(Operation& op, size_t end) {
+    if (p_ >= end) fail(cur(), "expected a type after ':', got " + describe(cur()));
+    parse_type_list(op.operand_types, end);
+    if (p_ < end &&
+        (cur().kind == TokKind::Arrow || (cur().kind == TokKind::Ident && cur().text == "to"))) {
+      ++p_;
+      parse_type_list(op.result_types, end);
+    } else {
+      op.single_type = true;
+      op.result_types = op.operand_types;
+    }
+  }
+};
+
+}  // namespace
+
+Module parse_mlir(const std::string& text, const std::string& file) {
+  Module m;
+  m.file = file;
+  m.tokens = lex(text, file);
+  Parser(m).parse_top();
+  return m;
+}
+
+Module parse_mlir_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open HEIR MLIR file").with_context(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_mlir(ss.str(), path);
+}
+
+}  // namespace photon::mlir

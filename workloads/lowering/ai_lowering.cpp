@@ -1,0 +1,142 @@
+#include "workloads/lowering/ai_lowering.h"
+
+#include <cstring>
+#include <functional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "platform/error.h"
+#include "workloads/lowering/lowering_internal.h"
+
+namespace photon::lowering {
+namespace {
+
+using LowerFn = std::function<std::string(Ctx&)>;
+
+const std::map<std::string, LowerFn>& dispatch() {
+  static const std::map<std::string, LowerFn> m = [] {
+    std::map<std::string, LowerFn> d;
+    d["Conv"] = lower_conv;
+    d["Gemm"] = lower_gemm;
+    d["MatMul"] = lower_matmul;
+    for (const char* op : {"Relu", "Sigmoid", "Tanh", "Erf", "Exp", "Sqrt", "Reciprocal", "Neg", "Abs", "Gelu",
+                           "LeakyRelu", "Clip", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean"})
+      d[op] = lower_elementwise;
+    d["BatchNormalization"] = lower_batchnorm;
+    for (const char* op : {"Softmax", "LayerNormalization", "ReduceMean", "ReduceSum", "ReduceMax",
+                           "GlobalAveragePool", "GlobalMaxPool"})
+      d[op] = lower_rowop;
+    d["MaxPool"] = lower_pool;
+    d["AveragePool"] = lower_pool;
+    d["LRN"] = lower_lrn;
+    d["Transpose"] = lower_transpose;
+    d["Concat"] = lower_concat;
+    d["Split"] = lower_split;
+    d["Slice"] = lower_slice;
+    d["Gather"] = lower_gather;
+    d["Pad"] = lower_pad;
+    d["Expand"] = lower_expand;
+    return d;
+  }();
+  return m;
+}
+
+bool is_fp32_device_tensor(const TensorInfo& t) { return t.dtype == DType::Float32; }
+
+}  // namespace
+
+LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
+  LoweringResult res;
+  HbmPlan plan = plan_hbm(g, cfg);
+  // Constant data: segments for materialised data, fills for splats.
+  for (const auto& [name, addr] : plan.address) {
+    auto it = g.tensors.find(name);
+    if (it == g.tensors.end() || !it->second.is_constant) continue;
+    const TensorInfo& t = it->second;
+    if (t.dtype != DType::Float32) continue;
+    if (!t.data.empty()) {
+      if (static_cast<int64_t>(t.data.size()) != t.numel())
+        throw Error(fmt::format("constant '{}': {} values for {} elements", name, t.data.size(), t.numel()));
+      pcs::Segment s;
+      s.address = addr;
+      s.bytes.resize(t.data.size() * 4);
+      std::memcpy(s.bytes.data(), t.data.data(), s.bytes.size());
+      res.program.segments.push_back(std::move(s));
+    } else if (auto v = splat_of(t)) {
+      res.splat_fills.push_back({name, addr, uint64_t(t.numel()) * 4, *v});
+    } else if (t.numel() > 0) {
+      res.functional_valid = false;
+      res.functional_notes.push_back(fmt::format("constant '{}' has no data", name));
+    }
+  }
+  SemTable sems;
+  Ctx base{g, cfg, res, plan};
+  base.sems = &sems;
+  base.spm_base = cfg.noc.scratchpad_base;
+  base.spm_bytes = cfg.scratchpad.size_bytes();
+  for (const Node& n : g.nodes) {
+    ++res.nodes_total;
+    if (is_folded_node(n, g)) {
+      ++res.nodes_folded;
+      res.program.add_op({n.name, n.op_type, "folded: every output is a constant, no commands"});
+      continue;
+    }
+    if (is_view_node(n, g)) {
+      ++res.nodes_free;
+      ++res.lowered_by_op[n.op_type];
+      res.program.add_op({n.name, n.op_type, "view: same HBM address as the input, no commands"});
+      continue;
+    }
+    const uint32_t tag = res.program.add_op({n.name, n.op_type, ""});
+    Ctx c = base;
+    c.node = &n;
+    c.tag = tag;
+    const size_t cmd0 = res.program.commands.size(), seg0 = res.program.segments.size(),
+                 fill0 = res.splat_fills.size();
+    try {
+      auto it = dispatch().find(n.op_type);
+      if (it == dispatch().end()) throw Unsupported{"no device mapping for this op type"};
+      for (const auto& nm : n.inputs)
+        if (!nm.empty() && !c.t(nm).is_constant && !is_fp32_device_tensor(c.t(nm)))
+          throw Unsupported{fmt::format("input '{}' is not fp32", nm)};
+      for (const auto& nm : n.outputs)
+        if (!nm.empty() && !is_fp32_device_tensor(c.t(nm)))
+          throw Unsupported{fmt::format("output '{}' is not fp32", nm)};
+      res.program.ops[tag].detail = it->second(c);
+      ++res.nodes_lowered;
+      ++res.lowered_by_op[n.op_type];
+    } catch (const Unsupported& u) {
+      res.program.commands.resize(cmd0);
+      res.program.segments.resize(seg0);
+      res.splat_fills.resize(fill0);
+      double elems = 0;
+      for (const auto& nm : n.inputs)
+        if (!nm.empty() && g.tensors.count(nm)) elems += double(g.tensors.at(nm).numel());
+      for (const auto& nm : n.outputs)
+        if (!nm.empty() && g.tensors.count(nm)) elems += double(g.tensors.at(nm).numel());
+      Fallback f{n.op_type, n.name, u.reason, kHostFixedNs + kHostNsPerElement * elems};
+      res.program.ops[tag].detail = "host fallback: " + u.reason;
+      res.host_fallback_ns += f.host_cost_ns;
+      res.unsupported.push_back(f);
+      ++res.nodes_fallback;
+      ++res.fallback_by_op[n.op_type];
+      res.functional_valid = false;
+      res.functional_notes.push_back(fmt::format("node '{}' ({}) runs on the host; the device leaves its "
+                                                 "outputs unwritten",
+                                                 n.name, n.op_type));
+    } catch (Error& e) {
+      if (e.message().rfind("node '", 0) != 0) e.with_context(fmt::format("node '{}' ({})", n.name, n.op_type));
+      throw;
+    }
+  }
+  pcs::Command end;
+  end.opcode = pcs::Opcode::End;
+  end.body = pcs::End{};
+  res.program.commands.push_back(end);
+  res.tensor_address = plan.address;
+  res.hbm_bytes = plan.end - plan.base;
+  return res;
+}
+
+}  // namespace photon::lowering
