@@ -31,6 +31,8 @@ class Progress {
   explicit Progress(bool quiet);
   ~Progress();
   void update(const std::string& text);
+  /// False when stderr is not a terminal or --quiet was given: no progress callbacks needed.
+  bool enabled() const { return enabled_; }
 
  private:
   bool enabled_;

@@ -1,6 +1,7 @@
 // photon run: compile (if needed), load, simulate, report.
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 
 #include "cli/commands.h"
@@ -68,12 +69,14 @@ int run(const RunOptions& o) {
   }
   Progress progress(o.quiet);
   const double n_cmds = double(w.program.commands.size());
-  RunOutcome out = platform.run([&](double sim_ns) {
+  std::function<void(double)> on_progress;
+  if (progress.enabled()) on_progress = [&](double sim_ns) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "simulated %.3f ms of %s (%.0f commands)", sim_ns / 1e6,
                   o.workload.c_str(), n_cmds);
     progress.update(buf);
-  });
+  };
+  RunOutcome out = platform.run(on_progress);
   const double wall = wall_seconds() - t0;
 
   nlohmann::json report = platform.report(out);

@@ -159,7 +159,10 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     while (!cpu_->finished() && sc_core::sc_pending_activity()) {
       double now = ns_of(sc_core::sc_time_stamp());
       if (max_ns > 0 && now >= max_ns) break;
-      sc_core::sc_start(sc_core::sc_time(slice_ns, sc_core::SC_NS), sc_core::SC_EXIT_ON_STARVATION);
+      // Run at least up to the next event, so that a long idle gap cannot stall the loop.
+      sc_core::sc_time step(slice_ns, sc_core::SC_NS);
+      step = std::max(step, sc_core::sc_time_to_pending_activity());
+      sc_core::sc_start(step, sc_core::SC_EXIT_ON_STARVATION);
       progress(ns_of(sc_core::sc_time_stamp()));
     }
   }

@@ -10,7 +10,8 @@
 // - Each cycle at most one transaction moves, oldest first, to its bank's command queue
 //   (bank_queue_depth), from the write buffer while draining, else from the read queue. A drain
 //   starts when the write buffer is full, or when the read queue is empty and the buffer holds
-//   >= write_drain_threshold writes, and stops after as many writes as the buffer held.
+//   >= write_drain_threshold writes, and stops after as many writes as the buffer held, or at a
+//   write whose address has a pending read (the read queue is then served in that cycle).
 // - Each cycle the scheduler visits the bank queues round-robin and takes, in the first queue
 //   that has one, the oldest command whose next DRAM command (ACT if the bank is closed, RD/WR on
 //   a row hit, PRE on a conflict) is legal now: row hits thus pass an older row miss. A PRE is
