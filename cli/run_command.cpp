@@ -9,6 +9,7 @@
 #include "platform/error.h"
 #include "platform/platform.h"
 #include "workloads/driver/workload.h"
+#include "workloads/driver/fhe_summary.h"
 #include "workloads/driver/tensor_files.h"
 
 namespace photon::cli {
@@ -92,6 +93,7 @@ int run(const RunOptions& o) {
   report["wall_time_s"] = wall;
   report["config"] = cfg.to_json();
   report["unsupported"] = w.unsupported;
+  if (w.frontend == "heir") report["fhe"] = fhe_summary(report["ops"]);
 
   if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty()) {
     std::filesystem::create_directories(o.dump_dir);
@@ -121,6 +123,12 @@ int run(const RunOptions& o) {
     for (const auto& [name, u] : report["units"].items())
       std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(),
                   u["busy_ns"].get<double>(), 100.0 * u["utilization"].get<double>());
+    if (w.info.contains("coverage")) {
+      const auto& c = w.info["coverage"];
+      std::printf("  op coverage: %d nodes: %d on the device, %d free views, %d folded, %d host fallback\n",
+                  c["nodes"].get<int>(), c["lowered"].get<int>(), c["free"].get<int>(),
+                  c["folded"].get<int>(), c["fallback"].get<int>());
+    }
     std::printf("  energy %.3f uJ; unsupported ops: %zu\n",
                 report["energy_pj"]["total"].get<double>() / 1e6, w.unsupported.size());
   }

@@ -14,6 +14,7 @@
 #include "platform/firmware_cpu.h"
 #include "platform/irq_controller.h"
 #include "platform/noc/router.h"
+#include "platform/report/op_work.h"
 #include "platform/semaphores.h"
 
 #include "photon_regs.h"
@@ -243,14 +244,18 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
     r.end = std::max(r.end, e.end_ns);
     r.unit_ns[e.track.substr(e.track.find('.') + 1)] += e.end_ns - e.start_ns;
   }
+  const std::vector<OpWork> work = count_op_work(program_, cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
   json ops = json::array();
+  OpWork total;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& op = program_.ops[i];
     json row = {{"name", op.name}, {"kind", op.kind},
                 {"start_ns", rows[i].end > 0 ? rows[i].start : 0.0}, {"end_ns", rows[i].end},
-                {"unit_ns", rows[i].unit_ns}};
+                {"latency_ns", rows[i].end > 0 ? rows[i].end - rows[i].start : 0.0},
+                {"unit_ns", rows[i].unit_ns}, {"work", work[i].to_json()}};
     if (!op.detail.empty()) row["detail"] = op.detail;
     ops.push_back(row);
+    total += work[i];
   }
   json errors = json::array();
   for (const auto& e : bus_->error_log()) errors.push_back(e);
@@ -265,7 +270,8 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
                             {"control_bus_errors", bus_->errors()},
                             {"noc_decode_errors", noc_->decode_errors()},
                             {"errors", errors}}},
-              {"ops", ops}};
+              {"ops", ops},
+              {"work_total", total.to_json()}};
 }
 
 }  // namespace photon
