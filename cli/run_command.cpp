@@ -10,6 +10,7 @@
 #include "platform/platform.h"
 #include "workloads/driver/workload.h"
 #include "workloads/driver/fhe_summary.h"
+#include "workloads/driver/ideal_reference.h"
 #include "workloads/driver/tensor_files.h"
 
 namespace photon::cli {
@@ -62,6 +63,12 @@ int run(const RunOptions& o) {
   if (!o.dump_dir.empty() && w.outputs.empty())
     throw Error("--dump-outputs: this workload has no named output tensors");
 
+  // Physical optical numerics: the outputs are compared with an ideal-numerics run of the same
+  // workload (forked before this process elaborates its own platform).
+  const bool compare_ideal = functional && cfg.optical_gemm.numerics == "physical" && !w.outputs.empty();
+  TensorValues ideal_outputs;
+  if (compare_ideal) ideal_outputs = run_ideal_outputs(w, cfg, input_data);
+
   Platform platform(cfg);
   platform.load(w.program, w.fills);
   for (const auto& in : w.inputs) {
@@ -106,6 +113,16 @@ int run(const RunOptions& o) {
     report["outputs"] = dumped;
     if (!w.functional_exact)
       report["outputs_note"] = "some ops fell back to the host and were not computed: outputs are not exact";
+  }
+  if (compare_ideal && out.status == RunOutcome::Status::Done) {
+    TensorValues physical;
+    for (const auto& t : w.outputs) {
+      std::vector<float> v(ideal_outputs[t.name].size());
+      platform.read(t.address, v.data(), v.size() * 4);
+      physical[t.name] = std::move(v);
+    }
+    report["numerics_error"] = output_error(physical, ideal_outputs);
+    report["numerics_error_note"] = "physical optical numerics against the same run with optical_gemm.numerics=ideal";
   }
   if (!o.report.empty()) write_json_atomic(o.report, report);
   if (!o.trace.empty()) {
