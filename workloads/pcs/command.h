@@ -70,7 +70,8 @@ struct Ntt {
     kMulMod = 2,     ///< dst = src0 * src1 mod q
     kAddMod = 3,     ///< dst = src0 + src1 mod q
     kSubMod = 4,     ///< dst = src0 - src1 mod q
-    kAutomorph = 5,  ///< dst(X) = src0(X^galois) mod (X^N + 1), coefficient form
+    kAutomorph = 5,  ///< dst(X) = src0(X^g) mod (X^N + 1), g = galois & 0x7fffffff; bit 31 of
+                     ///< galois set: data in the NTT domain (permutation of evaluations)
     kBConv = 6,      ///< fast base conversion: `limbs` source limbs -> `out_limbs` target limbs
     kMulAccMod = 7,  ///< dst += src0 * src1 mod q (key-switch inner product)
   };
@@ -78,7 +79,7 @@ struct Ntt {
   uint8_t log_n = 10;
   uint32_t limbs = 1, out_limbs = 0;
   uint32_t src0 = 0, src1 = 0, dst = 0, moduli = 0;
-  uint32_t galois = 1;
+  uint32_t galois = 1;  ///< Galois element (odd), bit 31: NTT-domain data
 };
 
 /// Vector-unit operation on fp32 arrays in the scratchpad.
