@@ -1,6 +1,8 @@
 // HBM bulk-path throughput: column accesses simulated per second (wall clock and process CPU
-// time) through HbmController::access() (the DMA path), streaming and random 4 KiB bursts,
-// offered every 16 ns (256 GB/s, the hbm2 peak), hbm2 preset.
+// time) through HbmController::access() (the DMA path), hbm2 preset: streaming and random 4 KiB
+// bursts offered at 256 GB/s (the hbm2 peak; always the exact path, 4 KiB < the fast-forward
+// size), then 64 MiB bursts with the exact path (hbm.fast_forward_bytes = 0) and with the
+// fast-forward (default threshold).
 // Usage: hbm_bench [total_bytes]   (default 2^28 bytes per pattern)
 #include <chrono>
 #include <ctime>
@@ -14,11 +16,12 @@
 
 namespace {
 
-void run(const char* name, uint64_t total, bool random, bool is_write) {
+void run(const char* name, uint64_t total, bool random, bool is_write, uint64_t burst = 4096,
+         bool fast = false) {
   photon::HbmConfig cfg;
   cfg.apply_preset("hbm2");
+  if (!fast) cfg.fast_forward_bytes = 0;
   photon::HbmController hbm(cfg);
-  const uint64_t burst = 4096;
   std::mt19937_64 rng(1);
   const uint64_t cap_bursts = cfg.capacity_bytes() / burst;
   uint64_t cycle = 0, done = 0;
@@ -27,7 +30,7 @@ void run(const char* name, uint64_t total, bool random, bool is_write) {
   for (uint64_t off = 0; off < total; off += burst) {
     const uint64_t addr = random ? (rng() % cap_bursts) * burst : off;
     done = hbm.access(addr, burst, is_write, cycle);
-    cycle += 16;  // a new 4 KiB request every 16 ns (256 GB/s offered)
+    cycle += burst / 256;  // offered at 256 B per ns (the hbm2 peak)
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
@@ -46,5 +49,10 @@ int main(int argc, char** argv) {
   run("stream read", total, false, false);
   run("stream write", total, false, true);
   run("random read", total, true, false);
+  const uint64_t big = uint64_t(64) << 20;
+  run("64M rd exact", total, false, false, big, false);
+  run("64M rd fast", total, false, false, big, true);
+  run("64M wr exact", total, false, true, big, false);
+  run("64M wr fast", total, false, true, big, true);
   return 0;
 }

@@ -44,6 +44,16 @@ class HbmAddressMap {
   uint64_t encode(uint32_t channel, uint32_t pseudo_channel, uint32_t bank_group, uint32_t bank,
                   uint32_t row, uint32_t column) const;
   uint32_t offset_bits() const { return offset_bits_; }
+  /// Position of the row field in a column index: 2^row_shift() consecutive column accesses
+  /// cover every (unit, bank, column) combination below one row index.
+  uint32_t row_shift() const { return pos_[kRo]; }
+  /// Bits of a column index (byte address >> offset_bits()) that select the unit (channel and
+  /// pseudo-channel fields), and their value for `unit`.
+  uint64_t unit_mask() const { return (mask_[kCh] << pos_[kCh]) | (mask_[kPc] << pos_[kPc]); }
+  uint64_t unit_bits(uint32_t unit) const {
+    return ((uint64_t(unit / pseudo_channels_) & mask_[kCh]) << pos_[kCh]) |
+           ((uint64_t(unit % pseudo_channels_) & mask_[kPc]) << pos_[kPc]);
+  }
 
  private:
   enum Field { kRo, kPc, kBg, kBa, kCh, kCo, kFields };

@@ -17,36 +17,49 @@ void HbmCounters::add(const HbmCounters& o) {
   last_done = std::max(last_done, o.last_done);
 }
 
+HbmCounters HbmCounters::minus(const HbmCounters& e) const {
+  HbmCounters r = *this;
+  r.reads -= e.reads; r.writes -= e.writes;
+  r.read_cmds -= e.read_cmds; r.write_cmds -= e.write_cmds;
+  r.activates -= e.activates; r.precharges -= e.precharges; r.refreshes -= e.refreshes;
+  r.row_hits -= e.row_hits; r.reads_done -= e.reads_done;
+  r.total_read_latency -= e.total_read_latency;
+  return r;
+}
+
 HbmChannelController::HbmChannelController(const HbmConfig& cfg, const HbmTimingParams& tp)
     : cfg_(cfg), tp_(tp), tim_(cfg, tp), rq_cap_(cfg.read_queue_depth),
       wq_cap_(cfg.write_queue_depth), bq_cap_(cfg.bank_queue_depth),
       bq_(size_t(cfg.bank_groups) * cfg.banks_per_group), rd_filter_(1024, 0),
       wr_filter_(1024, 0), nbanks_(cfg.bank_groups * cfg.banks_per_group),
       next_refresh_(cfg.refresh_enabled ? cfg.tREFI : std::numeric_limits<uint64_t>::max()) {
-  rq_.reserve(rq_cap_);
-  wq_.reserve(wq_cap_);
-  for (auto& q : bq_) q.reserve(bq_cap_);
+  rq_.init(rq_cap_);
+  wq_.init(wq_cap_);
+  for (auto& q : bq_) q.init(bq_cap_);
   busy_.assign((nbanks_ + 63) / 64, 0);
   cnt_r_.assign(nbanks_, 0);
   cnt_w_.assign(nbanks_, 0);
   rr_ = nbanks_ - 1;  // the first visit starts at bank queue 0
+  bank_wake_.assign(nbanks_, 0);
 }
 
 bool HbmChannelController::pending_read(uint64_t addr, uint32_t bank) const {
   if (rd_filter_[slot(addr)] == 0) return false;
-  for (const auto& r : rq_)
-    if (r.addr == addr) return true;
-  for (const auto& r : bq_[bank])
-    if (!r.is_write && r.addr == addr) return true;
+  for (size_t i = 0; i < rq_.size(); ++i)
+    if (rq_[i].addr == addr) return true;
+  const auto& q = bq_[bank];
+  for (size_t i = 0; i < q.size(); ++i)
+    if (!q[i].is_write && q[i].addr == addr) return true;
   return false;
 }
 
 bool HbmChannelController::pending_write(uint64_t addr, uint32_t bank) const {
   if (wr_filter_[slot(addr)] == 0) return false;
-  for (const auto& r : wq_)
-    if (r.addr == addr) return true;
-  for (const auto& r : bq_[bank])
-    if (r.is_write && r.addr == addr) return true;
+  for (size_t i = 0; i < wq_.size(); ++i)
+    if (wq_[i].addr == addr) return true;
+  const auto& q = bq_[bank];
+  for (size_t i = 0; i < q.size(); ++i)
+    if (q[i].is_write && q[i].addr == addr) return true;
   return false;
 }
 
@@ -126,8 +139,8 @@ int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, ui
     const auto& q0 = q.front();
     if (q0.row == row) return -1;
     if (tim_.row_hit_count(bank) < 4) {
-      for (const auto& o : q)
-        if (o.row == row) return -1;
+      for (size_t j = 0; j < q.size(); ++j)
+        if (q[j].row == row) return -1;
     }
     cmd = HbmCmd::PRE;
     return 0;
@@ -172,7 +185,7 @@ int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, ui
     }
     if (tim_.row_hit_count(bank) < 4) {
       bool hit_pending = false;
-      for (const auto& o : q) hit_pending |= o.row == row;
+      for (size_t k = 0; k < q.size(); ++k) hit_pending |= q[k].row == row;
       if (hit_pending) continue;
     }
     cmd = HbmCmd::PRE;
@@ -193,8 +206,19 @@ int HbmChannelController::next_busy(uint32_t from) const {
 bool HbmChannelController::pick(uint64_t t, Pick& p, uint64_t& wake, bool row_only) {
   const uint32_t start = rr_ + 1 == nbanks_ ? 0 : rr_ + 1;
   auto visit = [&](uint32_t q) {
-    int j = first_ready(q, t, p.cmd, wake, row_only);
-    if (j < 0) return false;
+    // bank_wake_[q]: lower bound of the next cycle at which a command of queue q can be legal,
+    // valid until q or its bank changes (ready times only grow).
+    if (bank_wake_[q] > t) {
+      if (bank_wake_[q] < wake) wake = bank_wake_[q];
+      return false;
+    }
+    uint64_t local = std::numeric_limits<uint64_t>::max();
+    int j = first_ready(q, t, p.cmd, local, row_only);
+    if (local < wake) wake = local;
+    if (j < 0) {
+      if (!row_only) bank_wake_[q] = local;
+      return false;
+    }
     rr_ = q;
     p.bank = q;
     p.idx = j;
@@ -218,6 +242,7 @@ bool HbmChannelController::pick(uint64_t t, Pick& p, uint64_t& wake, bool row_on
 
 void HbmChannelController::issue(const Pick& p, uint64_t t) {
   auto& q = bq_[p.bank];
+  bank_wake_[p.bank] = 0;
   Req& r = q[size_t(p.idx)];
   switch (p.cmd) {
     case HbmCmd::ACT:
@@ -232,12 +257,13 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
     case HbmCmd::WR: {
       if (tim_.row_hit_count(p.bank) != 0) ++ctr_.row_hits;
       tim_.issue(p.cmd, p.bank, r.row, t);
+
       const Req req = r;
       if (q.size() == bq_cap_) {  // bank queue leaves the full state
         movable_r_ += cnt_r_[p.bank];
         movable_w_ += cnt_w_[p.bank];
       }
-      q.erase(q.begin() + p.idx);
+      q.erase(size_t(p.idx));
       if (q.empty()) busy_[p.bank >> 6] &= ~(uint64_t(1) << (p.bank & 63));
       --queued_cmds_;
       if (p.cmd == HbmCmd::WR) {
@@ -267,6 +293,7 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
 }
 
 bool HbmChannelController::issue_refresh(uint64_t t) {
+  std::fill(bank_wake_.begin(), bank_wake_.end(), 0);
   for (uint32_t b = 0; b < nbanks_; ++b) {
     if (tim_.is_open(b) && tim_.ready_time(HbmCmd::PRE, b) <= t) {
       tim_.issue(HbmCmd::PRE, b, 0, t);
@@ -305,7 +332,7 @@ bool HbmChannelController::schedule() {
   return move_from(rq_, movable_r_);
 }
 
-bool HbmChannelController::move_from(std::vector<Req>& q, uint32_t movable) {
+bool HbmChannelController::move_from(HbmRing<Req>& q, uint32_t movable) {
   if (movable == 0) return false;
   for (size_t i = 0; i < q.size(); ++i) {
     if (bq_[q[i].bank].size() < bq_cap_) {
@@ -316,7 +343,7 @@ bool HbmChannelController::move_from(std::vector<Req>& q, uint32_t movable) {
   return false;
 }
 
-void HbmChannelController::move(std::vector<Req>& q, size_t i) {
+void HbmChannelController::move(HbmRing<Req>& q, size_t i) {
   const Req r = q[i];
   const uint32_t b = r.bank;
   if (r.is_write) {
@@ -327,9 +354,10 @@ void HbmChannelController::move(std::vector<Req>& q, size_t i) {
     --movable_r_;
   }
   bq_[b].push_back(r);
+  bank_wake_[b] = 0;
   busy_[b >> 6] |= uint64_t(1) << (b & 63);
   ++queued_cmds_;
-  q.erase(q.begin() + long(i));
+  q.erase(i);
   if (bq_[b].size() == bq_cap_) {  // bank queue now full: its waiting requests cannot move
     movable_r_ -= cnt_r_[b];
     movable_w_ -= cnt_w_[b];
@@ -390,6 +418,39 @@ void HbmChannelController::run_cycle() {
       throw Error("hbm: channel controller has pending work but no possible event");
     now_ = wake_;
   }
+}
+
+void HbmChannelController::fast_forward(uint64_t n, const HbmCounters& d, uint64_t cycles,
+                                        uint64_t accesses) {
+  if (n == 0 || accesses == 0) return;
+  const double f = double(n) / double(accesses);
+  auto scaled = [f](uint64_t v) { return uint64_t(std::llround(double(v) * f)); };
+  const uint64_t T = scaled(cycles);
+  ctr_.reads += scaled(d.reads);
+  ctr_.writes += scaled(d.writes);
+  ctr_.read_cmds += scaled(d.read_cmds);
+  ctr_.write_cmds += scaled(d.write_cmds);
+  ctr_.activates += scaled(d.activates);
+  ctr_.precharges += scaled(d.precharges);
+  ctr_.row_hits += scaled(d.row_hits);
+  ctr_.reads_done += scaled(d.reads_done);
+  ctr_.total_read_latency += scaled(d.total_read_latency);
+  // Refreshes by time: tREFI grid points in [now, now + T) (DRAMsim3 refresh.cc schedule).
+  uint64_t k = 0;
+  if (cfg_.refresh_enabled && now_ + T > next_refresh_)
+    k = (now_ + T - next_refresh_ - 1) / cfg_.tREFI + 1;
+  ctr_.refreshes += k;
+  if (cfg_.refresh_enabled) next_refresh_ += k * cfg_.tREFI;
+  // Shift the clock, every timing constraint and every queued request by T.
+  now_ += T;
+  wake_ = now_;
+  tim_.shift(T);
+  std::fill(bank_wake_.begin(), bank_wake_.end(), 0);
+  rq_.shift(&Req::arrival, T);
+  wq_.shift(&Req::arrival, T);
+  for (auto& q : bq_) q.shift(&Req::arrival, T);
+  for (auto& fl : followers_) fl.arrival += T;
+  done(group_, now_);
 }
 
 }  // namespace photon

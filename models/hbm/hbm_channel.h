@@ -45,6 +45,48 @@ struct HbmCounters {
   uint64_t total_read_latency = 0;           ///< sum over reads of (data return - arrival), tCK
   uint64_t last_done = 0;                    ///< latest completion cycle of any request
   void add(const HbmCounters& o);
+  /// Field-wise this - earlier (last_done: this one's).
+  HbmCounters minus(const HbmCounters& earlier) const;
+};
+
+/// Fixed-capacity FIFO with removal at any position (the smaller side is shifted), used for the
+/// controller's queues so that taking the oldest entry costs O(1) instead of a vector erase.
+template <class T>
+class HbmRing {
+ public:
+  void init(size_t cap) {
+    size_t n = 1;
+    while (n < cap) n <<= 1;
+    buf_.assign(n, T{});
+    mask_ = n - 1;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](size_t i) { return buf_[(head_ + i) & mask_]; }
+  const T& operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
+  const T& front() const { return buf_[head_]; }
+  void push_back(const T& v) {  // caller keeps size() below the capacity given to init()
+    buf_[(head_ + size_) & mask_] = v;
+    ++size_;
+  }
+  void erase(size_t i) {
+    if (i < size_ / 2) {
+      for (size_t j = i; j > 0; --j) (*this)[j] = (*this)[j - 1];
+      head_ = (head_ + 1) & mask_;
+    } else {
+      for (size_t j = i; j + 1 < size_; ++j) (*this)[j] = (*this)[j + 1];
+    }
+    --size_;
+  }
+  /// Adds `d` to member `m` of every entry.
+  template <class M>
+  void shift(M T::*m, M d) {
+    for (size_t i = 0; i < size_; ++i) (*this)[i].*m += d;
+  }
+
+ private:
+  std::vector<T> buf_;
+  size_t head_ = 0, size_ = 0, mask_ = 0;
 };
 
 class HbmChannelController {
@@ -74,6 +116,18 @@ class HbmChannelController {
 
   const HbmCounters& counters() const { return ctr_; }
   const HbmChannelTiming& timing() const { return tim_; }
+
+  /// Next cycle at which an all-bank refresh falls due (multiples of tREFI; max if disabled).
+  uint64_t next_refresh() const { return next_refresh_; }
+  /// Analytical fast-forward over `n` more requests of the kind sampled in a steady-state
+  /// window: `d` = counter increments and `cycles` = clock advance (tCK) of this channel while it
+  /// accepted `accesses` requests (with refresh on, the window spans whole tREFI intervals, so
+  /// d and cycles include the refreshes' cost). Advances the clock by T = n * cycles / accesses,
+  /// adds n / accesses times every counter increment of the window except refreshes, which are
+  /// counted by time (tREFI grid points crossed), and shifts every timing constraint and queued
+  /// request by T. Queued requests, open rows and bank queues are kept. Method and error:
+  /// models/hbm/README.md "Fast-forward of large bulk accesses".
+  void fast_forward(uint64_t n, const HbmCounters& d, uint64_t cycles, uint64_t accesses);
 
  private:
   struct Req {
@@ -105,8 +159,8 @@ class HbmChannelController {
   int next_busy(uint32_t from) const;  ///< first non-empty bank queue >= from, or -1
   void issue(const Pick& p, uint64_t t);
   bool schedule();
-  bool move_from(std::vector<Req>& q, uint32_t movable);  ///< oldest movable request of q
-  void move(std::vector<Req>& q, size_t i);               ///< q[i] -> its bank queue
+  bool move_from(HbmRing<Req>& q, uint32_t movable);  ///< oldest movable request of q
+  void move(HbmRing<Req>& q, size_t i);               ///< q[i] -> its bank queue
   /// While a refresh is due: earliest cycle > t at which a PRE or the REF becomes legal.
   uint64_t refresh_wake(uint64_t t) const;
   void done(uint32_t group, uint64_t cycle);
@@ -120,12 +174,13 @@ class HbmChannelController {
   HbmTimingParams tp_;
   HbmChannelTiming tim_;
   size_t rq_cap_, wq_cap_, bq_cap_;
-  std::vector<Req> rq_, wq_;
-  std::vector<std::vector<Req>> bq_;
+  HbmRing<Req> rq_, wq_;
+  std::vector<HbmRing<Req>> bq_;
   std::vector<Follower> followers_;
   std::vector<uint16_t> rd_filter_, wr_filter_;  ///< 1024-slot counting filters of pending addrs
   uint32_t nbanks_;
   std::vector<uint64_t> busy_;     ///< bit per bank: command queue not empty
+  std::vector<uint64_t> bank_wake_;  ///< per bank queue: no command legal before this cycle
   uint64_t wake_ = 0;              ///< after a step without progress: next cycle worth processing
   uint32_t rr_ = 0;                ///< round-robin position (last bank queue served)
   uint32_t queued_cmds_ = 0;       ///< commands in all bank queues

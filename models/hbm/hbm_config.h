@@ -35,6 +35,10 @@ struct HbmConfig {
   uint32_t write_drain_threshold = 16;  ///< drain writes when the read queue is empty and >= this
   uint32_t bank_queue_depth = 8;     ///< command queue entries per bank
   bool refresh_enabled = true;
+  /// Bulk accesses (HbmController::access) of at least this many bytes are fast-forwarded:
+  /// an exact prefix and tail, the middle advanced analytically at the prefix's measured
+  /// per-channel rates (models/hbm/README.md). 0 = always exact. Bytes.
+  uint64_t fast_forward_bytes = uint64_t(1) << 16;
   // Energy (pJ), per command / per access (hbm2: DRAMsim3 IDD formulas, see README.md).
   double act_energy_pj = 828.0;      ///< one ACT+PRE pair
   double read_energy_pj = 804.0;     ///< one column read burst

@@ -56,10 +56,36 @@ class HbmController {
   /// Dynamic energy, pJ: act_energy_pj * ACT + read_energy_pj * RD + write_energy_pj * WR +
   /// refresh_energy_pj * REF (per-command energies of HbmConfig).
   double energy_pj() const;
+  /// Column accesses advanced analytically by the fast-forward so far (0 if never used).
+  uint64_t fast_forwarded_accesses() const { return ff_accesses_; }
   /// Latest cycle any channel has simulated up to.
   uint64_t max_cycle() const;
 
+  /// Fast-forward plan in periods of the address map (2^row_shift column accesses, at least
+  /// units x columns): exact warm-up, sampled window (refresh off: kFfWindowPeriods; on:
+  /// kFfWindowRefreshes refresh intervals per unit), exact tail; accesses shorter than kFfMinPeriods periods stay exact.
+  static constexpr uint64_t kFfWarmPeriods = 1, kFfWindowPeriods = 2, kFfTailPeriods = 1,
+                            kFfMinPeriods = 6;
+  /// With refresh on, a unit's window spans this many REFs: from its first request after a REF
+  /// to its first request after the kFfWindowRefreshes-th next one (same refresh phase).
+  static constexpr uint64_t kFfWindowRefreshes = 4;
+
  private:
+  struct Probe {  ///< one unit's sampling window
+    enum State { kIdle, kWaiting, kOpen, kClosed } state = kIdle;
+    uint64_t start_ref = 0;  ///< window opens at the first request once refreshes >= this
+    uint64_t cycle = 0, end_cycle = 0;  ///< unit clock at the window's first / last request
+    uint64_t accesses = 0;   ///< requests the unit took in the window after the first one
+    HbmCounters ctr, end_ctr;  ///< unit counters at those requests
+  };
+  /// Window bookkeeping after a request to unit `u`; `pending` counts the units whose window
+  /// has not closed yet (waiting to open or open).
+  void sample(uint32_t& pending, uint32_t u, bool refresh);
+  /// Advances every unit over column accesses [from, to) of the burst starting at byte `first`
+  /// at the rates sampled in probe_. False (nothing changed) if a unit with work in that range
+  /// was not sampled in a saturated state.
+  bool fast_forward(uint64_t first, uint64_t from, uint64_t to);
+
   HbmConfig cfg_;
   HbmTimingParams tp_;
   HbmAddressMap map_;
@@ -67,6 +93,8 @@ class HbmController {
   std::vector<uint32_t> touched_stamp_;
   std::vector<uint32_t> touched_;
   uint32_t group_ = 0;
+  std::vector<Probe> probe_;
+  uint64_t ff_accesses_ = 0;
 };
 
 }  // namespace photon

@@ -125,4 +125,13 @@ void HbmChannelTiming::issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t
   }
 }
 
+void HbmChannelTiming::shift(uint64_t delta) {
+  for (auto& b : bank_)
+    for (auto& v : b.next) v += delta;
+  for (auto& g : bg_)
+    for (auto& v : g) v += delta;
+  for (auto& v : chan_) v += delta;
+  for (auto& v : faw_) v += delta;
+}
+
 }  // namespace photon

@@ -66,6 +66,8 @@ class HbmChannelTiming {
   /// Applies `cmd` at cycle `t`. Throws photon::Error if it is illegal (too early, RD/WR to a
   /// closed bank or another row, ACT to an open bank, PRE to a closed bank, REF with open banks).
   void issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t);
+  /// Moves every next-legal cycle and the tFAW window `delta` tCK later (fast-forward).
+  void shift(uint64_t delta);
 
  private:
   struct Bank {

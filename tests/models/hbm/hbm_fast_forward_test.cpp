@@ -1,0 +1,158 @@
+// Fast-forward of large bulk accesses (hbm.fast_forward_bytes) against the exact path
+// (fast_forward_bytes = 0) as the oracle: completion cycle, activates, row hits, column commands
+// and bytes within 2 %, refreshes within one per unit.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "models/hbm/hbm_config.h"
+#include "models/hbm/hbm_controller.h"
+#include "models/hbm/hbm_trace.h"
+
+namespace {
+
+photon::HbmConfig preset(const char* name) {
+  photon::HbmConfig c;
+  c.apply_preset(name);
+  return c;
+}
+
+struct Access {
+  uint64_t addr, bytes;
+  bool is_write;
+  uint64_t arrival;
+};
+
+struct Result {
+  uint64_t done = 0;
+  photon::HbmCounters c;
+  uint64_t ff = 0;
+};
+
+Result run(photon::HbmConfig cfg, const std::vector<Access>& acc, bool fast) {
+  cfg.fast_forward_bytes = fast ? (uint64_t(1) << 16) : 0;
+  photon::HbmController hbm(cfg);
+  Result r;
+  for (const auto& a : acc) r.done = hbm.access(a.addr, a.bytes, a.is_write, a.arrival);
+  r.c = hbm.counters();
+  r.ff = hbm.fast_forwarded_accesses();
+  return r;
+}
+
+void expect_close(const char* what, double fast, double exact, double rel) {
+  EXPECT_NEAR(fast, exact, rel * exact) << what << ": fast " << fast << " exact " << exact;
+}
+
+// Runs both paths and compares; `min_ff_share`: fraction of column accesses that must have been
+// fast-forwarded (the fast path must really be taken).
+// `latency_rel`: tolerance of the mean read latency (queueing time inside a bulk access).
+void compare(const photon::HbmConfig& cfg, const std::vector<Access>& acc, double min_ff_share,
+             double latency_rel = 0.02) {
+  const Result ex = run(cfg, acc, false);
+  const Result ff = run(cfg, acc, true);
+  EXPECT_EQ(ex.ff, 0u);
+  uint64_t cols = 0;
+  for (const auto& a : acc) cols += a.bytes / cfg.access_bytes();
+  EXPECT_GE(double(ff.ff), min_ff_share * double(cols));
+  const uint64_t t0 = acc.front().arrival;
+  expect_close("duration", double(ff.done - t0), double(ex.done - t0), 0.02);
+  expect_close("activates", double(ff.c.activates), double(ex.c.activates), 0.02);
+  expect_close("row hits", double(ff.c.row_hits), double(ex.c.row_hits), 0.02);
+  expect_close("column commands", double(ff.c.read_cmds + ff.c.write_cmds),
+               double(ex.c.read_cmds + ex.c.write_cmds), 0.02);
+  EXPECT_EQ(ff.c.reads, ex.c.reads);  // bytes: every column access of the bursts is counted
+  EXPECT_EQ(ff.c.writes, ex.c.writes);
+  EXPECT_NEAR(double(ff.c.refreshes), double(ex.c.refreshes), double(cfg.units()));
+  if (ex.c.reads_done > 0)
+    expect_close("mean read latency", double(ff.c.total_read_latency) / double(ff.c.reads_done),
+                 double(ex.c.total_read_latency) / double(ex.c.reads_done), latency_rel);
+}
+
+const uint64_t kMiB = uint64_t(1) << 20;
+
+// hbm2: the exact prefix (warm-up, then 4 refresh intervals per channel) is about 5 MiB.
+TEST(HbmFastForward, StreamingRead16MiB) {
+  compare(preset("hbm2"), {{0, 16 * kMiB, false, 0}}, 0.5);
+}
+
+TEST(HbmFastForward, StreamingRead64MiB) {
+  compare(preset("hbm2"), {{0, 64 * kMiB, false, 100}}, 0.9);
+}
+
+TEST(HbmFastForward, StreamingWrite16MiB) {
+  compare(preset("hbm2"), {{0, 16 * kMiB, true, 0}}, 0.5);
+}
+
+TEST(HbmFastForward, StreamingWrite64MiB) {
+  compare(preset("hbm2"), {{64 * kMiB, 64 * kMiB, true, 0}}, 0.9);
+}
+
+// hbm3 (32 pseudo-channels, bank group in the lowest bits): the read latency inside the burst
+// converges slowly and is only matched within 15 %.
+TEST(HbmFastForward, StreamingReadHbm3) {
+  compare(preset("hbm3"), {{0, 64 * kMiB, false, 0}}, 0.75, 0.15);
+}
+
+// Channel field on top: a contiguous burst stays in one channel and sweeps its banks (every
+// row change is a new bank), the other channels idle.
+TEST(HbmFastForward, OneChannelBankSweep) {
+  auto cfg = preset("hbm2");
+  cfg.address_mapping = "chrorabgbaco";
+  compare(cfg, {{0, 4 * kMiB, false, 0}}, 0.5);
+}
+
+// Strided bursts: 8 MiB reads every 24 MiB, each offered while the previous one still runs.
+TEST(HbmFastForward, StridedBursts) {
+  std::vector<Access> acc;
+  for (uint64_t i = 0; i < 4; ++i) acc.push_back({i * 24 * kMiB, 8 * kMiB, false, i * 4096});
+  compare(preset("hbm2"), acc, 0.4);
+}
+
+// A large access after many small random ones (queues, open rows and refresh phase left by the
+// small ones), then small ones again.
+TEST(HbmFastForward, LargeAfterSmall) {
+  const auto cfg = preset("hbm2");
+  std::mt19937_64 rng(3);
+  std::vector<Access> acc;
+  uint64_t t = 0;
+  for (int i = 0; i < 300; ++i, t += 20)
+    acc.push_back({(rng() % (cfg.capacity_bytes() / 4096)) * 4096, 4096, i % 3 == 0, t});
+  acc.push_back({512 * kMiB, 8 * kMiB, false, t});
+  compare(cfg, acc, 0.35);
+  acc.push_back({3 * kMiB, 4096, false, t + 100});
+  const Result ex = run(cfg, acc, false), ff = run(cfg, acc, true);
+  expect_close("small after large: completion", double(ff.done), double(ex.done), 0.02);
+}
+
+// Below the size limit (and with fast_forward_bytes = 0) the path is exact: bit-identical.
+TEST(HbmFastForward, SmallAccessesAreExact) {
+  const auto cfg = preset("hbm2");
+  std::vector<Access> acc;
+  for (uint64_t i = 0; i < 64; ++i) acc.push_back({i * 65536, 65536, i % 2 == 1, i * 100});
+  const Result ex = run(cfg, acc, false), ff = run(cfg, acc, true);
+  EXPECT_EQ(ff.ff, 0u);
+  EXPECT_EQ(ff.done, ex.done);
+  EXPECT_EQ(ff.c.activates, ex.c.activates);
+  EXPECT_EQ(ff.c.row_hits, ex.c.row_hits);
+  EXPECT_EQ(ff.c.total_read_latency, ex.c.total_read_latency);
+}
+
+// The trace player issues column requests and never fast-forwards, whatever the key says.
+TEST(HbmFastForward, TraceModeUnaffected) {
+  auto cfg = preset("hbm2");
+  std::ostringstream tr;
+  for (int i = 0; i < 20000; ++i) tr << "0x" << std::hex << i * 64 << std::dec << " READ " << i << "\n";
+  cfg.fast_forward_bytes = 0;
+  std::istringstream in0(tr.str());
+  const auto a = photon::run_hbm_trace(cfg, in0, "t");
+  cfg.fast_forward_bytes = 1;
+  std::istringstream in1(tr.str());
+  const auto b = photon::run_hbm_trace(cfg, in1, "t");
+  EXPECT_EQ(a.dump(), b.dump());
+}
+
+}  // namespace
