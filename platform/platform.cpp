@@ -1,6 +1,7 @@
 #include "platform/platform.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -88,6 +89,10 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
 
 Platform::~Platform() = default;
 
+std::array<const QueueUnit*, 4> Platform::queues() const {
+  return {dma_.get(), gemm_.get(), ntt_.get(), vec_.get()};
+}
+
 void Platform::write(uint64_t address, const void* src, uint64_t bytes) {
   const uint64_t hb = cfg_.noc.hbm_base, sb = cfg_.noc.scratchpad_base;
   if (address >= hb && address + bytes <= hb + cfg_.hbm.capacity_bytes()) {
@@ -174,8 +179,7 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   const uint32_t code = (status & PHOTON_SYS_STATUS_CODE_MASK) >> PHOTON_SYS_STATUS_CODE_SHIFT;
   out.failing_command = sys_->regs.get("ERROR_CMD");
   if (cpu_->finished()) {
-    for (const QueueUnit* q : {static_cast<QueueUnit*>(dma_.get()), static_cast<QueueUnit*>(gemm_.get()),
-                               static_cast<QueueUnit*>(ntt_.get()), static_cast<QueueUnit*>(vec_.get())})
+    for (const QueueUnit* q : queues())
       if (q->failed()) {
         out.status = RunOutcome::Status::UnitError;
         out.message = q->error_message();
@@ -199,8 +203,7 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   }
   out.status = RunOutcome::Status::Deadlock;
   std::string blocked;
-  for (const QueueUnit* q : {static_cast<QueueUnit*>(dma_.get()), static_cast<QueueUnit*>(gemm_.get()),
-                             static_cast<QueueUnit*>(ntt_.get()), static_cast<QueueUnit*>(vec_.get())})
+  for (const QueueUnit* q : queues())
     if (!q->blocked_on().empty()) blocked += (blocked.empty() ? "" : "; ") + q->blocked_on();
   out.message = "deadlock: no unit can make progress" +
                 (blocked.empty() ? std::string() : ": " + blocked + " is never signalled");
@@ -210,7 +213,7 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
 nlohmann::json Platform::report(const RunOutcome& outcome) const {
   using nlohmann::json;
   const double t = outcome.simulated_time_ns;
-  json units = json::object(), energy = json::object(), queues = json::object();
+  json units = json::object(), energy = json::object(), queue_rows = json::object();
   double total_energy = 0;
   auto add_unit = [&](const std::string& name, const UnitStats& s) {
     units[name] = {{"busy_ns", s.busy_ns}, {"utilization", t > 0 ? std::min(1.0, s.busy_ns / t) : 0.0},
@@ -218,10 +221,9 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
     energy[name] = s.energy_pj;
     total_energy += s.energy_pj;
   };
-  for (const QueueUnit* q : {static_cast<const QueueUnit*>(dma_.get()), static_cast<const QueueUnit*>(gemm_.get()),
-                             static_cast<const QueueUnit*>(ntt_.get()), static_cast<const QueueUnit*>(vec_.get())}) {
+  for (const QueueUnit* q : queues()) {
     add_unit(q->unit_name(), q->stats());
-    queues[q->unit_name()] = {{"mean_occupancy", q->mean_occupancy(t)}, {"max_occupancy", q->max_occupancy()},
+    queue_rows[q->unit_name()] = {{"mean_occupancy", q->mean_occupancy(t)}, {"max_occupancy", q->max_occupancy()},
                               {"depth", cfg_.cpu.queue_depth}};
   }
   for (auto* cu : {gemm_.get(), ntt_.get(), vec_.get()})
@@ -264,7 +266,7 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
   return json{{"units", units},
               {"hbm", hbm_->report()},
               {"energy_pj", energy},
-              {"queues", queues},
+              {"queues", queue_rows},
               {"firmware", {{"mmio_accesses", cpu_->mmio_accesses()},
                             {"commands", program_.commands.size()},
                             {"control_bus_errors", bus_->errors()},

@@ -11,6 +11,7 @@
 // SYS.RING_* set, and the doorbell rung at time 0.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -30,6 +31,7 @@ class Hbm;
 class Scratchpad;
 class DmaUnit;
 class ComputeUnit;
+class QueueUnit;
 class ControlBus;
 class DataRouter;
 class IrqController;
@@ -85,6 +87,9 @@ class Platform {
   const pcs::Program& program() const { return program_; }
 
  private:
+  /// The four command queues: DMA, optical GEMM, NTT, vector.
+  std::array<const QueueUnit*, 4> queues() const;
+
   PlatformConfig cfg_;
   pcs::Program program_;
   TraceRecorder trace_;
