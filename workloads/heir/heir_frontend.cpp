@@ -42,6 +42,10 @@ class Frontend {
   explicit Frontend(const Module& m) : m_(m) { prog_.source = m.file; }
 
   FheProgram run() {
+    if (!m_.has_module)
+      throw Error("no module found (expected 'module { ... }' or a top-level 'func.func')")
+          .with_context(mlir::Loc{m_.file, 1, 1}.str());
+    heir::check_rings(m_);
     pp_ = heir::derive_parameters(m_, &prog_);
     std::set<std::string> called;
     for (const auto& f : m_.funcs) collect_calls(f.body, called);
@@ -58,6 +62,14 @@ class Frontend {
                                      "hoisting precomputation without rotations"});
         prog_.ops.erase(prog_.ops.begin() + static_cast<long>(i--));
       }
+    if (prog_.ops.empty()) {
+      if (!has_fhe_op())
+        throw Error("no FHE operations found in any function").with_context(m_.loc.str());
+      throw Error(
+          "no FHE operation left after unrolling loops and inlining calls (the FHE operations "
+          "are only in loops with zero trips, unreached functions or unused precomputations)")
+          .with_context(m_.loc.str());
+    }
     if (prog_.scheme.empty()) prog_.scheme = pp_.scheme_guess;
     return std::move(prog_);
   }
@@ -84,6 +96,34 @@ class Frontend {
   }
 
   void note(const std::string& s) { prog_.derived.push_back(s); }
+
+  // True if some function holds an op the platform executes (not set-up, client or scaffolding).
+  bool has_fhe_op() const {
+    bool found = false;
+    for (const auto& f : m_.funcs)
+      mlir::walk_ops(f.body, [&](const Operation& op) {
+        switch (heir::classify_op(op.name).sem) {
+          case Sem::Emit:
+          case Sem::MulRelin:
+          case Sem::HoistPrecompute:
+          case Sem::FastRotation:
+          case Sem::LinearTransform:
+          case Sem::Chebyshev:
+            found = true;
+            break;
+          default:
+            break;
+        }
+      });
+    return found;
+  }
+
+  // MLIR: every SSA use must be dominated by its definition; a name not in scope is an error.
+  void check_defined(const Operation& op, const Scope& s) const {
+    for (const auto& o : op.operands)
+      if (!s.count(o))
+        fail(op, "use of undefined value '" + o + "' (operand of '" + op.name + "')");
+  }
 
   // ---------------------------------------------------------------- values
   Value value_of_type(const AttrPtr& t) const {
@@ -206,6 +246,7 @@ class Frontend {
 
   void run_region(const Region& r, Scope& s, int depth, std::vector<Value>* terminator) {
     for (const auto& op : r) {
+      check_defined(op, s);
       if (terminator && (op.name == "func.return" || op.name == "scf.yield")) {
         terminator->clear();
         for (const auto& o : op.operands) {

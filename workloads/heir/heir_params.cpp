@@ -114,15 +114,28 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
     if (mult_depth > 1000)
       throw Error("mulDepth = " + std::to_string(mult_depth) + " out of range [0, 1000]")
           .with_context(gen_params_op->loc.str());
-    if (ring_dim > (1LL << 30)) ring_dim = -1;
     if (src) {
       long long ln = -1;
-      if (mlir::scalar_int(src->get("logN"), &ln) && ln > 0 && ln < 31) ring_dim = 1LL << ln;
+      if (mlir::scalar_int(src->get("logN"), &ln)) {
+        if (ln < kMinLogN || ln > kMaxLogN)
+          throw Error("logN = " + std::to_string(ln) + " out of range [" +
+                      std::to_string(kMinLogN) + ", " + std::to_string(kMaxLogN) +
+                      "] (supported ring degrees)")
+              .with_context(gen_params_op->loc.str());
+        ring_dim = 1LL << ln;
+      }
       if (const Attr* q = src->get("Q")) mult_depth = static_cast<long long>(q->items.size()) - 1;
       if (const Attr* p = src->get("P")) sp.p_count = static_cast<int>(p->items.size());
     }
   }
 
+  // ringDim = 0 lets OpenFHE choose N; any other value must be a supported power of two.
+  if (ring_dim > 0 && ((ring_dim & (ring_dim - 1)) || ring_dim < (1LL << kMinLogN) ||
+                       ring_dim > (1LL << kMaxLogN)))
+    throw Error("ringDim = " + std::to_string(ring_dim) + " is not a power of two in [2^" +
+                std::to_string(kMinLogN) + ", 2^" + std::to_string(kMaxLogN) +
+                "] (supported ring degrees)")
+        .with_context(gen_params_op->loc.str());
   // log_n
   if (sp.log_n >= 0) {
     out.log_n = sp.log_n;

@@ -1,6 +1,7 @@
 #include "workloads/heir/heir_types.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <regex>
 
 #include "platform/error.h"
@@ -18,6 +19,42 @@ int log_n_from_polynomial(const std::string& text) {
   int l = 0;
   while ((1ULL << l) < n) ++l;
   return l;
+}
+
+void check_rings(const mlir::Module& m) {
+  for (const auto& r : m.rings) {
+    const Attr* pm = r.ring->get("polynomialModulus");
+    if (!pm) continue;  // a ring without modulus (Z[x]) is not a ciphertext ring
+    std::string text = pm->str();  // tokens joined by spaces: "<1 + x * * 1024>"
+    for (const char* from : {"* *", " ** "})
+      for (size_t at; (at = text.find(from)) != std::string::npos;)
+        text.replace(at, std::strlen(from), "**");
+    auto fail = [&](const std::string& what) {
+      throw Error("ring " + (r.alias.empty() ? std::string("#polynomial.ring") : r.alias) +
+                  " (polynomialModulus = " + text + "): " + what)
+          .with_context(r.loc.str());
+    };
+    std::string t;  // spaces removed, outer <...> dropped
+    for (char c : text)
+      if (c != ' ') t += c;
+    if (t.size() >= 2 && t.front() == '<' && t.back() == '>') t = t.substr(1, t.size() - 2);
+    std::string digits;
+    if (t.compare(0, 5, "1+x**") == 0)
+      digits = t.substr(5);
+    else if (t.compare(0, 3, "x**") == 0 && t.size() > 5 && t.compare(t.size() - 2, 2, "+1") == 0)
+      digits = t.substr(3, t.size() - 5);
+    if (digits.empty() || digits.size() > 18 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      fail("the polynomial modulus is not x**N + 1 (the negacyclic ring of RLWE schemes)");
+    unsigned long long n = std::stoull(digits);
+    if (n == 0 || (n & (n - 1)))
+      fail("N = " + digits + " is not a power of two (the NTT needs N = 2^k)");
+    int l = 0;
+    while ((1ULL << l) < n) ++l;
+    if (l < kMinLogN || l > kMaxLogN)
+      fail("N = 2^" + std::to_string(l) + " outside the supported ring degrees 2^" +
+           std::to_string(kMinLogN) + " .. 2^" + std::to_string(kMaxLogN));
+  }
 }
 
 namespace {
@@ -91,9 +128,11 @@ SchemeParam scheme_param(const mlir::Module& m) {
     sp.key = k;
     long long x = 0;
     if (mlir::scalar_int(v->get("logN"), &x)) {
-      if (x < 1 || x > 30)
-        throw Error(k + ": logN = " + std::to_string(x) + " out of range [1, 30]")
-            .with_context(m.file);
+      if (x < kMinLogN || x > kMaxLogN)
+        throw Error(k + ": logN = " + std::to_string(x) + " out of range [" +
+                    std::to_string(kMinLogN) + ", " + std::to_string(kMaxLogN) +
+                    "] (supported ring degrees)")
+            .with_context(m.has_module ? m.loc.str() : m.file);
       sp.log_n = static_cast<int>(x);
     }
     if (const Attr* q = v->get("Q")) sp.q_count = static_cast<int>(q->items.size());

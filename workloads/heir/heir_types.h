@@ -37,6 +37,17 @@ CtTypeInfo ct_type_info(const mlir::Attr& type);
 /// log2(N) from a `1 + x**N` polynomial text; -1 if absent or N is not a power of two.
 int log_n_from_polynomial(const std::string& text);
 
+/// Ring degrees the platform runs: N = 2^10 .. 2^17. Upper bound: the NTT unit's twiddle tables
+/// (models/ntt/ntt_core.h, NttTables: log_n in [1, 17]); lower bound: the smallest ring of the
+/// HomomorphicEncryption.org security standard tables (n = 1024).
+constexpr int kMinLogN = 10;
+constexpr int kMaxLogN = 17;
+
+/// Checks every `#polynomial.ring` of the module that has a polynomialModulus: it must be the
+/// cyclotomic x**N + 1 (HEIR prints `<1 + x**N>`) with N a power of two in [2^kMinLogN,
+/// 2^kMaxLogN]. Throws photon::Error "file:line:col: ring #name: ..." at the first bad ring.
+void check_rings(const mlir::Module& m);
+
 /// Module scheme parameters: `ckks.schemeParam` / `bgv.schemeParam` / `bfv.schemeParam`
 /// (`#ckks.scheme_param<logN = 13, Q = [...], P = [...], logDefaultScale = 45>`).
 struct SchemeParam {

@@ -116,6 +116,8 @@ class Parser {
       } else if (c.kind == TokKind::Ident && c.text == "module") {
         parse_module();
       } else if (c.kind == TokKind::Ident && c.text == "func.func") {
+        if (!m_.has_module) m_.loc = loc(c);  // MLIR: top-level ops form an implicit module
+        m_.has_module = true;
         m_.funcs.push_back(parse_func());
       } else {
         fail(c, "expected an alias definition, 'module' or 'func.func', got " + describe(c));
@@ -128,6 +130,8 @@ class Parser {
   const std::vector<Token>& t_;
   size_t p_ = 0;
   int depth_ = 0;
+  std::string alias_name_;                   ///< alias whose value is being parsed
+  size_t alias_value_pos_ = size_t(-1);      ///< token index where that value starts
   static constexpr int kMaxDepth = 200;  ///< bracket/region nesting limit (no stack overflow)
 
   const Token& cur() const { return t_[p_]; }
@@ -146,7 +150,10 @@ class Parser {
     const Token& name = cur();
     if (m_.aliases.count(name.text)) fail(name, "redefinition of alias '" + name.text + "'");
     p_ += 2;
+    alias_name_ = name.text;
+    alias_value_pos_ = p_;
     AttrPtr v = parse_value();
+    alias_value_pos_ = size_t(-1);
     auto copy = std::make_shared<Attr>(*v);
     copy->alias = name.text;
     m_.aliases[name.text] = copy;
@@ -154,6 +161,8 @@ class Parser {
 
   void parse_module() {
     const Token& start = cur();
+    if (!m_.has_module) m_.loc = loc(start);
+    m_.has_module = true;
     ++p_;
     if (cur().kind == TokKind::At) ++p_;
     if (cur().kind == TokKind::Ident && cur().text == "attributes") {
@@ -313,10 +322,13 @@ class Parser {
           }
           fail(c, "undefined alias '" + c.text + "'");
         }
+        const bool alias_value = p_ == alias_value_pos_;
         ++p_;
         a->kind = Attr::Kind::Dialect;
         a->text = c.text;
         if (cur().is('<') && !cur().space_before) a->items = parse_items('<', false);
+        if (c.text == "#polynomial.ring")
+          m_.rings.push_back({loc(c), alias_value ? alias_name_ : std::string(), a});
         return a;
       }
       case TokKind::Ident:
@@ -533,8 +545,13 @@ class Parser {
         ++brace;
       else if (k.is('}') || k.is('>'))
         --brace;
-      else if (brace == 0 && k.kind == TokKind::Percent && !t_[q + 1].is('='))
-        op.operands.push_back(k.text);
+      else if (brace == 0 && k.kind == TokKind::Percent && !t_[q + 1].is('=')) {
+        const Token& n = t_[q + 1];  // `%0#1`: result 1 of a multi-result op (`%0:2 = ...`)
+        bool index = n.kind == TokKind::Hash && !n.space_before && n.text.size() > 1 &&
+                     n.text.find_first_not_of("0123456789", 1) == std::string::npos;
+        op.operands.push_back(index ? k.text + n.text : k.text);
+        if (index) ++q;
+      }
     }
     if (!colons.empty()) {
       size_t end = op.tok_end;

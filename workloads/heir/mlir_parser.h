@@ -81,8 +81,18 @@ struct Func {
   Region body;
 };
 
+/// A `#polynomial.ring<...>` literal where the text spells it (checked by heir::check_rings).
+struct RingDef {
+  Loc loc;            ///< position of the `#polynomial.ring` token
+  std::string alias;  ///< "#ring_x1024" when the literal is an alias's value; "" when inline
+  AttrPtr ring;
+};
+
 struct Module {
   std::string file;
+  bool has_module = false;  ///< a `module { ... }` or top-level func.func (implicit module) seen
+  Loc loc;                  ///< position of `module` (or of the first top-level func.func)
+  std::vector<RingDef> rings;                          ///< every ring literal, in text order
   std::vector<std::pair<std::string, AttrPtr>> attrs;  ///< `module attributes {...}`
   std::map<std::string, AttrPtr> aliases;              ///< "!ct_L1" / "#key" -> value
   std::vector<Func> funcs;

@@ -170,7 +170,7 @@ TEST(HeirParams, BadLogNIsAnError) {
     load_heir_string(text, "b.mlir");
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("b.mlir: ckks.schemeParam: logN = 99 out of range"),
+    EXPECT_NE(std::string(e.what()).find("b.mlir:1:1: ckks.schemeParam: logN = 99 out of range"),
               std::string::npos)
         << e.what();
   }

@@ -1,0 +1,241 @@
+// Input checks of the HEIR frontend: unsupported rings, undefined SSA values, files without a
+// module or without FHE operations, and the file named once in an error. Each error is one
+// photon::Error "file:line:col: message"; the expected line:col is found by searching the input
+// text for the offending token (independent of the lexer).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "platform/error.h"
+#include "workloads/heir/heir_frontend.h"
+
+namespace photon {
+namespace {
+
+// "t.mlir:L:C" of the first occurrence of `needle` in `text` (1-based line and column).
+std::string where(const std::string& text, const std::string& needle,
+                  const std::string& file = "t.mlir") {
+  size_t at = text.find(needle);
+  if (at == std::string::npos) return "<" + needle + " not in the input>";
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < at; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return file + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    load_heir_string(text, "t.mlir");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+// A CKKS program on ring `poly` (the polynomialModulus text); the body negates %x.
+std::string ring_program(const std::string& poly, const std::string& body =
+                                                      "    %y = ckks.negate %x : !ct\n") {
+  return "!Z = !mod_arith.int<17 : i64>\n"
+         "#ring_x = #polynomial.ring<coefficientType = !rns.rns<!Z, !Z>, polynomialModulus = " +
+         poly +
+         ">\n"
+         "!ct = !lwe.lwe_ciphertext<ciphertext_space = #lwe.ciphertext_space<ring = #ring_x, "
+         "encryption_type = mix>, modulus_chain = #lwe.modulus_chain<elements = <17 : i64, 97 : "
+         "i64>, current = 1>>\n"
+         "module {\n"
+         "  func.func @f(%x: !ct) -> !ct {\n" +
+         body +
+         "    return %y : !ct\n"
+         "  }\n"
+         "}\n";
+}
+
+// ------------------------------------------------------------------------------------- rings
+
+TEST(HeirInputChecks, RingDegreeNotPowerOfTwoIsAnError) {
+  std::string text = ring_program("<1 + x**1000>");
+  std::string e = error_of(text);
+  EXPECT_EQ(e, where(text, "#polynomial.ring") +
+                   ": ring #ring_x (polynomialModulus = <1 + x**1000>): N = 1000 is not a power "
+                   "of two (the NTT needs N = 2^k)");
+}
+
+TEST(HeirInputChecks, RingDegreeOutsideHardwareRangeIsAnError) {
+  std::string big = ring_program("<1 + x**262144>");  // 2^18
+  EXPECT_EQ(error_of(big), where(big, "#polynomial.ring") +
+                               ": ring #ring_x (polynomialModulus = <1 + x**262144>): N = 2^18 "
+                               "outside the supported ring degrees 2^10 .. 2^17");
+  std::string small = ring_program("<1 + x**512>");  // 2^9
+  EXPECT_NE(error_of(small).find(where(small, "#polynomial.ring") +
+                                 ": ring #ring_x (polynomialModulus = <1 + x**512>): N = 2^9 "
+                                 "outside the supported ring degrees 2^10 .. 2^17"),
+            std::string::npos)
+      << error_of(small);
+  // The two ends of the range load, in both spellings of x**N + 1.
+  FheProgram lo = load_heir_string(ring_program("<x**1024 + 1>"), "t.mlir");
+  ASSERT_EQ(lo.ops.size(), 1u);
+  EXPECT_EQ(lo.ops[0].log_n, 10u);
+  FheProgram hi = load_heir_string(ring_program("<1 + x**131072>"), "t.mlir");
+  ASSERT_EQ(hi.ops.size(), 1u);
+  EXPECT_EQ(hi.ops[0].log_n, 17u);
+}
+
+TEST(HeirInputChecks, RingThatIsNotNegacyclicIsAnError) {
+  std::string text = ring_program("<x**1024 - 1>");
+  EXPECT_EQ(error_of(text), where(text, "#polynomial.ring") +
+                                ": ring #ring_x (polynomialModulus = <x**1024 - 1>): the "
+                                "polynomial modulus is not x**N + 1 (the negacyclic ring of RLWE "
+                                "schemes)");
+}
+
+TEST(HeirInputChecks, InlineRingIsNamedByItsLocation) {
+  const std::string text =
+      "!ct = !lwe.lwe_ciphertext<ciphertext_space = #lwe.ciphertext_space<ring = "
+      "#polynomial.ring<coefficientType = i64, polynomialModulus = <1 + x**3000>>, "
+      "encryption_type = mix>>\n"
+      "func.func @f(%x: !ct) -> !ct {\n"
+      "  %y = ckks.negate %x : !ct\n"
+      "  return %y : !ct\n"
+      "}\n";
+  EXPECT_EQ(error_of(text), where(text, "#polynomial.ring") +
+                                ": ring #polynomial.ring (polynomialModulus = <1 + x**3000>): N = "
+                                "3000 is not a power of two (the NTT needs N = 2^k)");
+}
+
+TEST(HeirInputChecks, SchemeParamAndGenParamsRingDegreesAreChecked) {
+  std::string sp =
+      "module attributes {ckks.schemeParam = #ckks.scheme_param<logN = 18, Q = [17], P = [97]>} "
+      "{\n"
+      "  func.func @f(%x: !openfhe.ciphertext) -> !openfhe.ciphertext {\n"
+      "    return %x : !openfhe.ciphertext\n"
+      "  }\n"
+      "}\n";
+  EXPECT_EQ(error_of(sp), "t.mlir:1:1: ckks.schemeParam: logN = 18 out of range [10, 17] "
+                          "(supported ring degrees)");
+  std::string gp =
+      "module {\n"
+      "  func.func @setup() -> !openfhe.crypto_context {\n"
+      "    %p = openfhe.gen_params {mulDepth = 2 : i64, ringDim = 1000 : i64} : () -> "
+      "!openfhe.cc_params\n"
+      "    %cc = openfhe.gen_context %p : (!openfhe.cc_params) -> !openfhe.crypto_context\n"
+      "    return %cc : !openfhe.crypto_context\n"
+      "  }\n"
+      "}\n";
+  EXPECT_EQ(error_of(gp), where(gp, "openfhe.gen_params") +
+                              ": ringDim = 1000 is not a power of two in [2^10, 2^17] "
+                              "(supported ring degrees)");
+}
+
+// ---------------------------------------------------------------------------- SSA values
+
+TEST(HeirInputChecks, UndefinedValueIsAnError) {
+  std::string text = ring_program("<1 + x**1024>", "    %y = ckks.negate %undefined_val : !ct\n");
+  EXPECT_EQ(error_of(text), where(text, "ckks.negate") +
+                                ": use of undefined value '%undefined_val' (operand of "
+                                "'ckks.negate')");
+  // An undefined value in a return, and one used only by a non-FHE op, are errors too.
+  std::string ret = ring_program("<1 + x**1024>", "    %z = ckks.negate %x : !ct\n");
+  EXPECT_EQ(error_of(ret), where(ret, "return") +
+                               ": use of undefined value '%y' (operand of 'func.return')");
+  std::string tensor =
+      ring_program("<1 + x**1024>",
+                   "    %t = tensor.from_elements %x, %w : tensor<2x!ct>\n"
+                   "    %y = ckks.negate %x : !ct\n");
+  EXPECT_EQ(error_of(tensor), where(tensor, "tensor.from_elements") +
+                                  ": use of undefined value '%w' (operand of "
+                                  "'tensor.from_elements')");
+}
+
+TEST(HeirInputChecks, MultiResultValuesAreDefined) {
+  // `%r:2 = call` defines %r#0 and %r#1; both uses resolve (no undefined-value error) and the
+  // add sees the callee's ciphertexts (level 1 from the type).
+  std::string text = ring_program("<1 + x**1024>",
+                                  "    %r:2 = func.call @g(%x) : (!ct) -> (!ct, !ct)\n"
+                                  "    %y = ckks.add %r#0, %r#1 : (!ct, !ct) -> !ct\n");
+  text.replace(text.rfind('}'), 1,
+               "  func.func private @g(%a: !ct) -> (!ct, !ct) {\n"
+               "    %b = ckks.negate %a : !ct\n"
+               "    return %a, %b : !ct, !ct\n"
+               "  }\n"
+               "}");
+  FheProgram p = load_heir_string(text, "t.mlir");
+  ASSERT_EQ(p.ops.size(), 2u);
+  EXPECT_EQ(p.ops[0].kind, FheOpKind::Negate);
+  EXPECT_EQ(p.ops[1].kind, FheOpKind::Add);
+  EXPECT_EQ(p.ops[1].level, 1u);
+}
+
+// ------------------------------------------------------------------- empty programs
+
+TEST(HeirInputChecks, FileWithoutModuleIsAnError) {
+  for (const char* text : {"", "// only a comment\n", "!Z = !mod_arith.int<17 : i64>\n"})
+    EXPECT_EQ(error_of(text),
+              "t.mlir:1:1: no module found (expected 'module { ... }' or a top-level "
+              "'func.func')")
+        << "input: " << text;
+}
+
+TEST(HeirInputChecks, ModuleWithoutFheOperationsIsAnError) {
+  const std::string empty = "// header\nmodule {\n}\n";
+  EXPECT_EQ(error_of(empty), where(empty, "module") + ": no FHE operations found in any function");
+  const std::string scaffolding =
+      "module {\n"
+      "  func.func @f(%i: index) -> index {\n"
+      "    %c1 = arith.constant 1 : index\n"
+      "    %j = arith.addi %i, %c1 : index\n"
+      "    return %j : index\n"
+      "  }\n"
+      "}\n";
+  EXPECT_EQ(error_of(scaffolding), "t.mlir:1:1: no FHE operations found in any function");
+  // FHE operations that never execute: a loop with zero trips.
+  std::string zero_trip = ring_program(
+      "<1 + x**1024>",
+      "    %c0 = arith.constant 0 : index\n"
+      "    %c1 = arith.constant 1 : index\n"
+      "    %y = scf.for %i = %c0 to %c0 step %c1 iter_args(%a = %x) -> (!ct) {\n"
+      "      %b = ckks.negate %a : !ct\n"
+      "      scf.yield %b : !ct\n"
+      "    }\n");
+  EXPECT_EQ(error_of(zero_trip),
+            where(zero_trip, "module") +
+                ": no FHE operation left after unrolling loops and inlining calls (the FHE "
+                "operations are only in loops with zero trips, unreached functions or unused "
+                "precomputations)");
+}
+
+// ------------------------------------------------------------- the file named once
+
+TEST(HeirInputChecks, ErrorFromAFileNamesTheFileOnce) {
+  const std::string path = ::testing::TempDir() + "heir_input_checks_hugeN.mlir";
+  const std::string text = ring_program("<1 + x**262144>");
+  {
+    std::ofstream out(path);
+    out << text;
+  }
+  std::string e;
+  try {
+    load_heir(path);
+  } catch (const Error& err) {
+    e = err.what();
+  }
+  std::remove(path.c_str());
+  EXPECT_EQ(e.rfind(where(text, "#polynomial.ring", path) + ": ring #ring_x", 0), 0u) << e;
+  EXPECT_EQ(e.find(path, 1), std::string::npos) << "path printed twice: " << e;
+  // An unreadable file: the path once, then the problem.
+  try {
+    load_heir(path);
+    FAIL() << "no error";
+  } catch (const Error& err) {
+    EXPECT_EQ(std::string(err.what()), path + ": cannot open HEIR MLIR file");
+  }
+}
+
+}  // namespace
+}  // namespace photon
