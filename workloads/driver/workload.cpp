@@ -1,5 +1,7 @@
 #include "workloads/driver/workload.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <fstream>
 
 #include "platform/error.h"
@@ -24,16 +26,26 @@ std::pair<std::string, std::vector<int64_t>> parse_shape_arg(const std::string& 
   auto eq = arg.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
     throw Error("--shape expects NAME=DxDxD, got '" + arg + "'");
+  // Limits as in the ONNX frontend (onnx_loader.cpp): each dimension in the int32 range, fewer
+  // than 2^40 elements in all.
+  constexpr long long kMaxDim = (1LL << 31) - 1;
+  constexpr long long kMaxElements = 1LL << 40;
   std::vector<int64_t> dims;
   std::string rest = arg.substr(eq + 1);
   size_t start = 0;
+  long long elements = 1;
   while (start <= rest.size()) {
     size_t x = rest.find('x', start);
     std::string d = rest.substr(start, x == std::string::npos ? std::string::npos : x - start);
     char* end = nullptr;
+    errno = 0;
     long long v = std::strtoll(d.c_str(), &end, 10);
-    if (d.empty() || *end != '\0' || v <= 0)
+    if (d.empty() || *end != '\0' || v <= 0 || (d[0] < '0' || d[0] > '9'))
       throw Error("--shape " + arg + ": dimension '" + d + "' is not a positive integer");
+    if (errno == ERANGE || v > kMaxDim)
+      throw Error("--shape " + arg + ": dimension " + d + " is larger than " + std::to_string(kMaxDim));
+    elements *= v;  // no overflow: elements < 2^40 and v < 2^31 before each step
+    if (elements >= kMaxElements) throw Error("--shape " + arg + ": 2^40 or more elements");
     dims.push_back(v);
     if (x == std::string::npos) break;
     start = x + 1;

@@ -51,6 +51,24 @@ std::vector<float> Node::attr_floats(const std::string& k, const std::vector<flo
   return v ? *v : dflt;
 }
 
+void check_window_attrs(const Node& n) {
+  const std::string& op = n.op_type;
+  if (op != "Conv" && op != "ConvTranspose" && op != "MaxPool" && op != "AveragePool" && op != "LpPool") return;
+  for (const char* k : {"strides", "dilations", "kernel_shape", "pads"}) {
+    const std::vector<int64_t> v = n.attr_ints(k, {});
+    const int64_t min = std::string(k) == "pads" ? 0 : 1;
+    std::string list;
+    bool bad = false;
+    for (int64_t e : v) {
+      list += (list.empty() ? "" : ",") + std::to_string(e);
+      bad = bad || e < min;
+    }
+    if (bad) throw Error(std::string(k) + " [" + list + "] has an entry < " + std::to_string(min));
+  }
+  const int64_t group = n.attr_int("group", 1);
+  if (group < 1) throw Error("group " + std::to_string(group) + " must be >= 1");
+}
+
 const TensorInfo& Graph::tensor(const std::string& tname) const {
   auto it = tensors.find(tname);
   if (it == tensors.end()) {

@@ -26,6 +26,10 @@ struct TensorInfo {
   /// are never materialised. Non-splat constants carry numel values in data.
   bool splat = false;
   float splat_value = 0;
+  /// The model's element type name (ONNX TensorProto.DataType, e.g. "DOUBLE", "STRING") when
+  /// `dtype` does not name it exactly: DOUBLE and BFLOAT16 (held and computed as Float32) and
+  /// every DType::Other type. Empty otherwise (and in graphs not built from a model file).
+  std::string source_type;
   int64_t numel() const {
     int64_t n = 1;
     for (auto d : shape) n *= d;
@@ -49,6 +53,14 @@ struct Node {
   std::vector<float> attr_floats(const std::string& k, const std::vector<float>& dflt) const;
   bool has_attr(const std::string& k) const { return attrs.count(k) != 0; }
 };
+
+/// Attribute ranges of the sliding-window ops Conv, ConvTranspose, MaxPool, AveragePool, LpPool
+/// (ONNX operator definitions, docs/Operators.md): throws Error "strides [0,0] has an entry < 1"
+/// (no node context; the caller adds it) if strides, dilations or kernel_shape has an entry < 1,
+/// pads an entry < 0, or group < 1. Other ops: no-op. Needs no shapes, so the ONNX frontend runs
+/// it before ONNX shape inference (whose Conv/pooling inference divides by the strides); the
+/// lowering runs it again, with the shape-dependent checks, on every graph it is given.
+void check_window_attrs(const Node& n);
 
 struct Graph {
   std::string name;

@@ -48,6 +48,15 @@ bool is_fp32_device_tensor(const TensorInfo& t) { return t.dtype == DType::Float
 
 LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
   LoweringResult res;
+  // Bad attributes or unrepresentable types are errors of the model, found before any planning.
+  for (const Node& n : g.nodes)
+    with_error_context(fmt::format("node '{}' ({})", n.name, n.op_type), [&] { validate_node(n, g); });
+  // Tensors held as fp32 although the model declares another float type (TensorInfo::source_type).
+  for (const auto& [name, t] : g.tensors)
+    if (t.dtype == DType::Float32 && !t.source_type.empty())
+      res.functional_notes.push_back(
+          fmt::format("tensor '{}' is {} in the model; the platform holds and computes it in fp32", name,
+                      t.source_type));
   HbmPlan plan = plan_hbm(g, cfg);
   // Constant data: segments for materialised data, fills for splats.
   for (const auto& [name, addr] : plan.address) {

@@ -51,13 +51,17 @@ struct LoweringResult {
   /// False when a fallback node or a constant without data makes functional-mode outputs invalid
   /// (the device does not execute fallback nodes; their outputs stay unwritten in HBM).
   bool functional_valid = true;
-  std::vector<std::string> functional_notes;  ///< why functional_valid is false
+  /// Why functional_valid is false; also precision notes that leave it true: a DOUBLE or BFLOAT16
+  /// tensor of the model (TensorInfo::source_type) is held and computed in fp32.
+  std::vector<std::string> functional_notes;
   double host_fallback_ns = 0;                ///< sum of unsupported[].host_cost_ns
   uint64_t hbm_bytes = 0;                     ///< HBM footprint from cfg.noc.hbm_base
 };
 
 /// Lowers `g` for the platform `cfg` (optical array size, scratchpad capacity, semaphores).
-/// Throws Error naming the node when a tensor cannot be tiled into the scratchpad or HBM is full.
+/// Throws Error naming the node (name and op type) when validate_node() rejects it (bad
+/// Conv/pooling attributes, string/complex tensors), a tensor cannot be tiled into the scratchpad
+/// or HBM is full.
 /// Prints nothing.
 LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg);
 

@@ -107,6 +107,14 @@ struct WeightTracker {
   uint64_t generation = 0;  ///< HBM address of the B block last programmed
 };
 
+/// Checks node `n` before lowering; throws Error naming the problem (the caller adds the node):
+/// any input/output of DType::Other (string, complex, ...); for Conv, ConvTranspose, MaxPool,
+/// AveragePool, LpPool the attribute ranges of the ONNX operator definitions (strides, dilations,
+/// kernel_shape >= 1, pads >= 0, one entry per spatial axis, group >= 1 dividing C and, for Conv,
+/// M, with W's channels = C / group) and that the dilated kernel (k - 1) * d + 1 fits the padded
+/// input (explicit pads or VALID; SAME_* pads always fit). Other ops: only the type check.
+void validate_node(const Node& n, const Graph& g);
+
 // Op-family entry points. Each emits the node's commands and returns the tiling detail string,
 // or throws Unsupported / Error.
 std::string lower_conv(Ctx& c);

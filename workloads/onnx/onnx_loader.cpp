@@ -39,6 +39,34 @@ std::string node_ctx(const std::string& label, const std::string& op) {
   return "node '" + label + "' (" + op + ")";
 }
 
+// TensorInfo::source_type for an ONNX element type: its name when DType does not name it exactly.
+std::string source_type_of(int32_t elem_type) {
+  const DType d = dtype_from_onnx(elem_type);
+  const bool exact = (d == DType::Float32 && elem_type == TP::FLOAT) || d == DType::Float16 ||
+                     d == DType::Int64 || d == DType::Int32 || d == DType::Bool;
+  return exact ? std::string() : onnx_type_name(elem_type);
+}
+
+// Largest accepted input dimension and element count (--shape or the model): the int32 range
+// per axis (the command fields and shape arithmetic use signed 32/64-bit values) and 2^40
+// elements (4 TiB of fp32, beyond any HBM stack).
+constexpr int64_t kMaxDim = (int64_t{1} << 31) - 1;
+constexpr int64_t kMaxElements = int64_t{1} << 40;
+
+// Throws Error starting with `what` if a dimension is outside min_dim..kMaxDim or the product
+// reaches kMaxElements.
+void check_input_dims(const std::string& what, const std::vector<int64_t>& dims, int64_t min_dim) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < min_dim || d > kMaxDim)
+      throw Error(what + ": dimension " + std::to_string(d) + " is outside " + std::to_string(min_dim) + ".." +
+                  std::to_string(kMaxDim));
+    n *= d;  // no overflow: n < 2^40 and d < 2^31 before each step
+    if (n >= kMaxElements)
+      throw Error(what + ": " + shape_str(dims) + " has 2^40 or more elements");
+  }
+}
+
 AttrValue convert_attr(const onnx::AttributeProto& a, bool* ok) {
   using A = onnx::AttributeProto;
   *ok = true;
@@ -83,6 +111,7 @@ TensorInfo to_tensor_info(const std::string& name, ConstValue&& c) {
   TensorInfo t;
   t.name = name;
   t.dtype = dtype_from_onnx(c.elem_type);
+  t.source_type = source_type_of(c.elem_type);
   t.shape = c.shape;
   t.is_constant = true;
   const bool small_int = c.is_int() && c.numel() <= kMaxFoldElements;
@@ -109,6 +138,7 @@ class Loader {
   Graph run() {
     parse();
     check_opset();
+    check_ops();
     resolve_inputs();
     sort_nodes();
     load_initializers();
@@ -154,15 +184,62 @@ class Loader {
     }
   }
 
+  // Every node's op type must exist in the ONNX operator registry for its domain and the
+  // model's opset of that domain; ops that exist but have no device mapping are kept (the
+  // lowering sends them to the host).
+  void check_ops() {
+    std::map<std::string, int64_t> versions;
+    for (const auto& o : model_.opset_import())
+      versions[is_default_domain(o.domain()) ? "" : o.domain()] = o.version();
+    const auto& g = model_.graph();
+    for (int k = 0; k < g.node_size(); ++k) {
+      const auto& node = g.node(k);
+      const std::string domain = is_default_domain(node.domain()) ? "" : node.domain();
+      const std::string shown = domain.empty() ? "ai.onnx" : domain;
+      const std::string label = node.name().empty() ? node.op_type() + "_" + std::to_string(k) : node.name();
+      auto v = versions.find(domain);
+      if (v == versions.end()) {
+        throw Error("domain '" + shown + "' has no opset_import")
+            .with_context(node_ctx(label, node.op_type()));
+      }
+      if (!onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(v->second), domain)) {
+        throw Error("unknown op type '" + node.op_type() + "' in domain '" + shown + "' (opset " +
+                    std::to_string(v->second) + "): not an ONNX operator")
+            .with_context(node_ctx(label, node.op_type()));
+      }
+      if (!domain.empty()) continue;
+      // Window attributes before shape inference, which divides by the strides (SIGFPE on 0).
+      Node n;
+      n.name = label;
+      n.op_type = node.op_type();
+      for (const auto& a : node.attribute()) {
+        bool ok;
+        AttrValue val = convert_attr(a, &ok);
+        if (ok) n.attrs.emplace(a.name(), std::move(val));
+      }
+      with_error_context(node_ctx(label, node.op_type()), [&] { check_window_attrs(n); });
+    }
+  }
+
   void resolve_inputs() {
     auto* g = model_.mutable_graph();
     for (const auto& t : g->initializer()) initializers_.insert(t.name());
     std::string names;
-    for (auto& vi : *g->mutable_input()) {
+    for (const auto& vi : g->input()) {
       if (initializers_.count(vi.name())) continue;  // IR < 4 lists initializers as inputs
+      real_inputs_.push_back(vi.name());
+      names += (names.empty() ? "" : ", ") + vi.name();
+    }
+    for (const auto& [name, dims] : shapes_) {
+      if (std::find(real_inputs_.begin(), real_inputs_.end(), name) == real_inputs_.end()) {
+        throw Error("--shape " + name + "=" + shape_str(dims) + ": no graph input named '" + name +
+                    "' (inputs: " + names + ")");
+      }
+      check_input_dims("--shape " + name + "=" + shape_str(dims), dims, 1);
+    }
+    for (auto& vi : *g->mutable_input()) {
+      if (initializers_.count(vi.name())) continue;
       const std::string& name = vi.name();
-      real_inputs_.push_back(name);
-      names += (names.empty() ? "" : ", ") + name;
       if (!vi.type().has_tensor_type()) throw Error("input '" + name + "' is not a tensor");
       auto* tt = vi.mutable_type()->mutable_tensor_type();
       auto given = shapes_.find(name);
@@ -175,15 +252,13 @@ class Loader {
         }
         tt->clear_shape();
         auto* s = tt->mutable_shape();
-        for (int64_t d : dims) {
-          if (d < 0) throw Error("--shape " + name + ": negative dimension " + std::to_string(d));
-          s->add_dim()->set_dim_value(d);
-        }
+        for (int64_t d : dims) s->add_dim()->set_dim_value(d);
         continue;
       }
       if (!tt->has_shape()) {
         throw Error("input '" + name + "' has no shape in the model: pass --shape " + name + "=...");
       }
+      std::vector<int64_t> dims;
       for (int k = 0; k < tt->shape().dim_size(); ++k) {
         const auto& d = tt->shape().dim(k);
         if (!d.has_dim_value()) {
@@ -191,13 +266,9 @@ class Loader {
           throw Error("input '" + name + "' has unknown dimension " + std::to_string(k) + " ('" +
                       param + "'): pass --shape " + name + "=...");
         }
+        dims.push_back(d.dim_value());
       }
-    }
-    for (const auto& [name, dims] : shapes_) {
-      if (std::find(real_inputs_.begin(), real_inputs_.end(), name) == real_inputs_.end()) {
-        throw Error("--shape given for '" + name + "', which is not a graph input (inputs: " +
-                    names + ")");
-      }
+      check_input_dims("input '" + name + "' " + shape_str(dims), dims, 0);
     }
     if (!shapes_.empty()) {
       // Shapes stored in the file were derived from the old input shapes: drop them so shape
@@ -487,8 +558,20 @@ class Loader {
       TensorInfo info;
       info.name = name;
       info.dtype = dtype_from_onnx(t->second.elem_type);
+      info.source_type = source_type_of(t->second.elem_type);
       info.shape = t->second.shape;
       graph.tensors.emplace(name, std::move(info));
+    }
+    // Tensors of types the platform cannot hold (STRING, COMPLEX64, ...) are not computable.
+    for (const Node& n : graph.nodes) {
+      for (const auto* list : {&n.inputs, &n.outputs}) {
+        for (const auto& name : *list) {
+          if (name.empty() || graph.tensors.at(name).dtype != DType::Other) continue;
+          throw Error("tensor '" + name + "' has data type " + graph.tensors.at(name).source_type +
+                      ", which the platform cannot represent")
+              .with_context(node_ctx(n.name, n.op_type));
+        }
+      }
     }
     return graph;
   }

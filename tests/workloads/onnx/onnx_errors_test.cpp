@@ -143,7 +143,25 @@ TEST(OnnxErrors, SymbolicDimNeedsShape) {
   EXPECT_EQ(g.tensor("y").shape, (std::vector<int64_t>{5, 3}));
 
   EXPECT_HAS(load_error(p, {{"x", {5, 3, 1}}}), "has rank 3, the model's input has rank 2");
-  EXPECT_HAS(load_error(p, {{"x", {5, 3}}, {"q", {1}}}), "--shape given for 'q', which is not a graph input");
+  // An unknown name is reported as such, before the missing dimension of x.
+  EXPECT_HAS(load_error(p, {{"nope", {4, 16}}}), "--shape nope=4x16: no graph input named 'nope' (inputs: x)");
+  EXPECT_HAS(load_error(p, {{"x", {5, 3}}, {"q", {1}}}), "no graph input named 'q' (inputs: x)");
+}
+
+TEST(OnnxErrors, ShapeDimensionsAreRangeChecked) {
+  onnx::ModelProto m = new_model(13);
+  add_input(m, "x", {-1, 3});
+  add_node(m, "Relu", {"x"}, {"y"});
+  add_output(m, "y");
+  TempDir dir;
+  const std::string p = write_model(dir, "sym.onnx", m);
+  EXPECT_HAS(load_error(p, {{"x", {int64_t{1} << 31, 3}}}),
+             "--shape x=2147483648x3: dimension 2147483648 is outside 1..2147483647");
+  EXPECT_HAS(load_error(p, {{"x", {0, 3}}}), "--shape x=0x3: dimension 0 is outside 1..2147483647");
+  EXPECT_HAS(load_error(p, {{"x", {int64_t{1} << 30, 1 << 10}}}), "2^40 or more elements");
+  // 2^40 - 1 elements pass the range check (shape inference only, nothing is allocated).
+  EXPECT_EQ(load_onnx(p, {{"x", {(int64_t{1} << 30) - 1, 3}}}).tensor("y").shape,
+            (std::vector<int64_t>{(int64_t{1} << 30) - 1, 3}));
 }
 
 TEST(OnnxErrors, ShapeOverridesStaticInput) {
@@ -214,28 +232,106 @@ TEST(OnnxErrors, FoldErrorNamesNode) {
   EXPECT_HAS(e, "index 5 out of range for dimension 2");
 }
 
-TEST(OnnxErrors, UnknownOpIsKeptWhenItsShapeIsDeclared) {
-  // A custom-domain op has no ONNX shape inference; the shape declared in value_info is used and
-  // the node is handed on (the lowering decides whether it is supported).
+TEST(OnnxErrors, UnknownOpsAreRejected) {
+  // An op type the ONNX registry does not know, in a custom domain or in the default one, is an
+  // error naming the node, the op type and the domain (even with its output shape declared).
   onnx::ModelProto m = relu_model();
   auto* o = m.add_opset_import();
   o->set_domain("com.example");
   o->set_version(1);
-  auto* n = add_node(m, "FancyOp", {"y"}, {"f"}, "fancy");
+  auto* n = add_node(m, "MyOp", {"y"}, {"f"}, "mine");
   n->set_domain("com.example");
   add_node(m, "Relu", {"f"}, {"g"}, "after");
   add_output(m, "g");
-  TempDir dir;
-  const std::string undeclared = write_model(dir, "custom.onnx", m);
-  const std::string e = load_error(undeclared);
-  EXPECT_HAS(e, "tensor 'f' has no static shape");
-  EXPECT_HAS(e, "node 'fancy' (FancyOp)");
-
   add_value(m.mutable_graph()->mutable_value_info(), "f", {2, 3});
-  const Graph g = load_onnx(write_model(dir, "custom_declared.onnx", m));
-  ASSERT_EQ(g.nodes.size(), 3u);
-  EXPECT_EQ(g.nodes[1].op_type, "FancyOp");
-  EXPECT_EQ(g.tensor("g").shape, (std::vector<int64_t>{2, 3}));
+  TempDir dir;
+  std::string p = write_model(dir, "custom.onnx", m);
+  std::string e = load_error(p);
+  EXPECT_HAS(e, p);
+  EXPECT_HAS(e, "node 'mine' (MyOp): unknown op type 'MyOp' in domain 'com.example' (opset 1)");
+
+  onnx::ModelProto d = relu_model();
+  add_node(d, "FooBarOp", {"y"}, {"f"});
+  p = write_model(dir, "foobar.onnx", d);
+  e = load_error(p);
+  EXPECT_HAS(e, "node 'FooBarOp_1' (FooBarOp): unknown op type 'FooBarOp' in domain 'ai.onnx' (opset 13)");
+
+  // An op newer than the model's opset does not exist for it.
+  onnx::ModelProto c = relu_model();
+  add_node(c, "Celu", {"y"}, {"f"}, "celu");  // Celu: since opset 12
+  EXPECT_EQ(load_onnx(write_model(dir, "celu13.onnx", c)).nodes.size(), 2u);
+  onnx::ModelProto c11 = relu_model(11);
+  add_node(c11, "Celu", {"y"}, {"f"}, "celu");
+  EXPECT_HAS(load_error(write_model(dir, "celu11.onnx", c11)),
+             "node 'celu' (Celu): unknown op type 'Celu' in domain 'ai.onnx' (opset 11)");
+
+  // A custom domain without an opset_import.
+  onnx::ModelProto u = relu_model();
+  add_node(u, "MyOp", {"y"}, {"f"}, "orphan")->set_domain("com.other");
+  EXPECT_HAS(load_error(write_model(dir, "orphan.onnx", u)),
+             "node 'orphan' (MyOp): domain 'com.other' has no opset_import");
+}
+
+TEST(OnnxErrors, WindowAttributesCheckedBeforeShapeInference) {
+  // ONNX's Conv/pooling shape inference divides by the strides: zero strides must be rejected
+  // before it runs (the process would die with SIGFPE).
+  TempDir dir;
+  onnx::ModelProto c = new_model(13);
+  add_input(c, "x", {1, 2, 8, 8});
+  add_float_init(c, "w", {1, 2, 1, 1}, {1, 1});
+  set_ints(add_node(c, "Conv", {"x", "w"}, {"y"}, "conv0"), "strides", {0, 0});
+  add_output(c, "y");
+  EXPECT_HAS(load_error(write_model(dir, "conv.onnx", c)), "node 'conv0' (Conv): strides [0,0] has an entry < 1");
+
+  onnx::ModelProto p = new_model(13);
+  add_input(p, "x", {1, 2, 8, 8});
+  auto* n = add_node(p, "AveragePool", {"x"}, {"y"}, "pool0");
+  set_ints(n, "kernel_shape", {2, 2});
+  set_ints(n, "strides", {2, 0});
+  add_output(p, "y");
+  EXPECT_HAS(load_error(write_model(dir, "pool.onnx", p)),
+             "node 'pool0' (AveragePool): strides [2,0] has an entry < 1");
+
+  onnx::ModelProto g = new_model(13);
+  add_input(g, "x", {1, 2, 8, 8});
+  add_float_init(g, "w", {1, 2, 1, 1}, {1, 1});
+  set_int(add_node(g, "Conv", {"x", "w"}, {"y"}, "conv1"), "group", 0);
+  add_output(g, "y");
+  EXPECT_HAS(load_error(write_model(dir, "group.onnx", g)), "node 'conv1' (Conv): group 0 must be >= 1");
+}
+
+TEST(OnnxErrors, StringTensorsAreRejected) {
+  onnx::ModelProto m = new_model(13);
+  add_input(m, "s", {2}, TP::STRING);
+  add_node(m, "Identity", {"s"}, {"t"}, "id_str");
+  add_output(m, "t");
+  m.mutable_graph()->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(TP::STRING);
+  TempDir dir;
+  const std::string e = load_error(write_model(dir, "str.onnx", m));
+  EXPECT_HAS(e, "node 'id_str' (Identity): tensor 's' has data type STRING, which the platform cannot represent");
+}
+
+TEST(OnnxErrors, WidenedFloatTypesKeepTheirSourceType) {
+  // DOUBLE and BFLOAT16 are held as fp32 and remember the model's type; FLOAT does not.
+  onnx::ModelProto m = new_model(13);
+  add_input(m, "x", {2, 3}, TP::DOUBLE);
+  add_node(m, "Relu", {"x"}, {"y"}, "relu_d");
+  add_output(m, "y");
+  add_input(m, "b", {4}, TP::BFLOAT16);
+  add_node(m, "Relu", {"b"}, {"c"}, "relu_b");
+  add_output(m, "c");
+  add_input(m, "f", {4});
+  add_node(m, "Relu", {"f"}, {"g"}, "relu_f");
+  add_output(m, "g");
+  auto* outs = m.mutable_graph()->mutable_output();
+  outs->Mutable(0)->mutable_type()->mutable_tensor_type()->set_elem_type(TP::DOUBLE);
+  outs->Mutable(1)->mutable_type()->mutable_tensor_type()->set_elem_type(TP::BFLOAT16);
+  TempDir dir;
+  const Graph g = load_onnx(write_model(dir, "double.onnx", m));
+  EXPECT_EQ(g.tensor("y").dtype, DType::Float32);
+  EXPECT_EQ(g.tensor("y").source_type, "DOUBLE");
+  EXPECT_EQ(g.tensor("c").source_type, "BFLOAT16");
+  EXPECT_EQ(g.tensor("g").source_type, "");
 }
 
 TEST(OnnxErrors, UnnamedNodesGetOpTypeAndFileIndex) {
