@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 
@@ -19,7 +20,19 @@ void ConfigOptions::add_to(CLI::App& app, bool required) {
 
 PlatformConfig ConfigOptions::load() const { return load_platform_config(file, sets); }
 
+void check_output_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
+    throw Error("not a regular file (refusing to replace it)").with_context(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) throw Error("directory does not exist").with_context(path);
+  if (::access(dir.c_str(), W_OK) != 0) throw Error("directory is not writable").with_context(path);
+}
+
 void write_file_atomic(const std::string& path, const std::string& text) {
+  check_output_path(path);
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

@@ -19,6 +19,10 @@ struct ConfigOptions {
   PlatformConfig load() const;
 };
 
+/// Checks, before any work, that `path` can be written: its directory exists and is writable and
+/// it is not an existing non-regular file (a device, a directory). Throws Error naming the path.
+void check_output_path(const std::string& path);
+
 /// Writes `text` to `path` through a temporary file and a rename: readers never see a partial
 /// file, and a failed write leaves no file behind. Throws Error naming the path.
 void write_file_atomic(const std::string& path, const std::string& text);

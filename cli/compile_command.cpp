@@ -42,8 +42,11 @@ void add_compile_command(CLI::App& app, int& status) {
   sub->add_option("--shape", o->shapes, "NAME=1x3x224x224: static shape of a symbolic input");
   sub->callback([o, &status] {
     PlatformConfig cfg = o->config.load();
+    check_output_path(o->out);
     CompileOptions copts;
-    for (const auto& s : o->shapes) copts.shapes.insert(parse_shape_arg(s));
+    for (const auto& s : o->shapes)
+      if (auto kv = parse_shape_arg(s); !copts.shapes.insert(kv).second)
+        throw Error("--shape " + s + ": input '" + kv.first + "' is given more than once");
     CompiledWorkload w = compile_workload(o->model, cfg, copts);
     pcs::write_program(w.program, o->out);
     std::printf("%s: %zu commands, %zu ops, %zu unsupported -> %s\n", o->model.c_str(),
@@ -64,6 +67,7 @@ void add_asm_commands(CLI::App& app, int& status) {
   as->add_option("-o,--output", a->out, "output .pcs file")->required();
   as->callback([a, &status] {
     a->config.load();  // validates --config/--set like every subcommand
+    check_output_path(a->out);
     pcs::Program p = pcs::assemble_file(a->in);
     pcs::write_program(p, a->out);
     status = 0;
@@ -76,6 +80,7 @@ void add_asm_commands(CLI::App& app, int& status) {
   ds->add_option("-o,--output", d->out, "write the text here instead of stdout");
   ds->callback([d, &status] {
     d->config.load();
+    if (!d->out.empty()) check_output_path(d->out);
     std::string text = pcs::disassemble(pcs::read_program(d->in));
     if (d->out.empty())
       std::fwrite(text.data(), 1, text.size(), stdout);
@@ -110,10 +115,17 @@ void add_config_command(CLI::App& app, int& status) {
           c.params().set(path, choice);
           variants.push_back(c.to_json());
         }
+        // The values the current preset alone gives: a governed key that differs was set
+        // explicitly and is written as an active line.
+        PlatformConfig preset_only = cfg;
+        preset_only.params().set(path, cfg.params().value(path).get<std::string>());
+        const nlohmann::json preset_values = preset_only.to_json();
+        const nlohmann::json current = cfg.to_json();
         for (const auto& [k, kp] : cfg.params().params()) {
           if (k.rfind(sec, 0) != 0 || k == path) continue;
-          for (const auto& v : variants)
-            if (c_value(v, k) != c_value(variants.front(), k)) governed.insert(k);
+          bool varies = false;
+          for (const auto& v : variants) varies = varies || c_value(v, k) != c_value(variants.front(), k);
+          if (varies && c_value(current, k) == c_value(preset_values, k)) governed.insert(k);
         }
       }
       std::printf(

@@ -28,6 +28,7 @@ void add_fhe_command(CLI::App& app, int& status) {
   sub->add_option("--report", o->report, "write the report JSON here");
   sub->callback([o, &status] {
     PlatformConfig cfg = o->config.load();
+    if (!o->report.empty()) check_output_path(o->report);
     uint64_t n = o->ring_degree;
     if (n < 1024 || n > 131072 || (n & (n - 1)))
       throw Error("--ring-degree " + std::to_string(n) + ": expected a power of two in [1024, 131072]");

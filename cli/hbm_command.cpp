@@ -19,6 +19,7 @@ void add_hbm_command(CLI::App& app, int& status) {
   sub->add_option("--report", o->report, "write the report JSON here");
   sub->callback([o, &status] {
     PlatformConfig cfg = o->config.load();
+    if (!o->report.empty()) check_output_path(o->report);
     nlohmann::json r = run_hbm_trace(cfg.hbm, o->trace);
     r["config"] = cfg.to_json()["hbm"];
     r["trace"] = o->trace;

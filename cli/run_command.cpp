@@ -37,6 +37,14 @@ const char* status_name(RunOutcome::Status s) {
 
 int run(const RunOptions& o) {
   const double t0 = wall_seconds();
+  // Output files are checked before any simulation: a bad path costs nothing.
+  if (!o.report.empty()) check_output_path(o.report);
+  if (!o.trace.empty()) check_output_path(o.trace);
+  if (!o.report.empty() && !o.trace.empty() &&
+      std::filesystem::weakly_canonical(o.report) == std::filesystem::weakly_canonical(o.trace))
+    throw Error("--report and --trace name the same file: " + o.report);
+  if (!o.dump_dir.empty() && std::filesystem::exists(o.dump_dir) && !std::filesystem::is_directory(o.dump_dir))
+    throw Error("--dump-outputs: not a directory").with_context(o.dump_dir);
   std::vector<std::string> sets = o.config.sets;
   if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
   PlatformConfig cfg = load_platform_config(o.config.file, sets);
@@ -45,7 +53,9 @@ int run(const RunOptions& o) {
     throw Error("--input and --dump-outputs need --mode functional");
 
   CompileOptions copts;
-  for (const auto& s : o.shapes) copts.shapes.insert(parse_shape_arg(s));
+  for (const auto& s : o.shapes)
+    if (auto kv = parse_shape_arg(s); !copts.shapes.insert(kv).second)
+      throw Error("--shape " + s + ": input '" + kv.first + "' is given more than once");
   CompiledWorkload w = compile_workload(o.workload, cfg, copts);
 
   // Inputs are read and checked before the simulation starts: a bad file costs no simulation.
@@ -124,12 +134,33 @@ int run(const RunOptions& o) {
     report["numerics_error"] = output_error(physical, ideal_outputs);
     report["numerics_error_note"] = "physical optical numerics against the same run with optical_gemm.numerics=ideal";
   }
-  if (!o.report.empty()) write_json_atomic(o.report, report);
+  // The trace is written first: if it fails, no report claims a complete run.
   if (!o.trace.empty()) {
     std::vector<std::string> names;
     for (const auto& op : w.program.ops) names.push_back(op.name);
-    write_json_atomic(o.trace, platform.trace().to_chrome_json(names));
+    // One more track with a row per op (layer or FHE op), from first command to last.
+    TraceRecorder trace = platform.trace();
+    uint32_t tag = 0;
+    for (const auto& row : report["ops"]) {
+      if (row["end_ns"].get<double>() > 0)
+        trace.add({"ops", row["name"].get<std::string>(), row["start_ns"].get<double>(),
+                   row["end_ns"].get<double>(), tag, 0});
+      ++tag;
+    }
+    write_json_atomic(o.trace, trace.to_chrome_json(names, {"queue.dma", "queue.optical_gemm",
+                                                            "queue.ntt", "queue.vector", "ops"}));
   }
+  if (!o.report.empty()) {
+    try {
+      write_json_atomic(o.report, report);
+    } catch (const Error&) {
+      if (!o.trace.empty()) std::remove(o.trace.c_str());
+      throw;
+    }
+  }
+  if (functional && !w.functional_exact && !o.quiet)
+    std::fprintf(stderr, "photon: warning: some ops ran as host fallbacks and were not computed; "
+                         "functional outputs are not exact (see the report's unsupported list)\n");
   if (out.status != RunOutcome::Status::Done) {
     std::fprintf(stderr, "photon: error: %s\n", out.message.c_str());
     return 1;

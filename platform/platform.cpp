@@ -126,6 +126,17 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   const uint64_t ring = cfg_.cpu.ring_base;
   if (ring + n * pcs::kCommandBytes > cfg_.hbm.capacity_bytes())
     throw Error("command ring of " + std::to_string(n) + " commands does not fit in HBM at cpu.ring_base");
+  // The ring must not overlap the data the program places in HBM.
+  const uint64_t ring_lo = cfg_.noc.hbm_base + ring, ring_hi = ring_lo + n * pcs::kCommandBytes;
+  auto overlaps = [&](uint64_t lo, uint64_t hi) { return lo < ring_hi && ring_lo < hi; };
+  for (const auto& s : program.segments)
+    if (overlaps(s.address, s.address + s.bytes.size()))
+      throw Error("cpu.ring_base: the command ring [" + std::to_string(ring_lo) + ", " + std::to_string(ring_hi) +
+                  ") overlaps a data segment at " + std::to_string(s.address));
+  for (const auto& f : fills)
+    if (overlaps(f.address, f.address + f.count * 4))
+      throw Error("cpu.ring_base: the command ring [" + std::to_string(ring_lo) + ", " + std::to_string(ring_hi) +
+                  ") overlaps constant data at " + std::to_string(f.address));
   std::vector<uint8_t> bytes(n * pcs::kCommandBytes);
   for (uint64_t i = 0; i < n; ++i) pcs::encode(program.commands[i], bytes.data() + i * pcs::kCommandBytes);
   hbm_->write_bytes(ring, bytes.data(), bytes.size());
@@ -237,15 +248,37 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
   energy["total"] = total_energy;
 
   // Per-op rows from the trace: first start, last end, busy time per unit.
-  struct Row { double start = 1e300, end = 0; std::map<std::string, double> unit_ns; };
+  // Per-op rows from the trace: first start, last end, and per unit the length of the union of
+  // the op's command intervals (commands of one unit may overlap, e.g. the NTT unit's engines).
+  struct Row {
+    double start = 1e300, end = 0;
+    std::map<std::string, std::vector<std::pair<double, double>>> intervals;
+    std::map<std::string, double> unit_ns;
+  };
   std::vector<Row> rows(program_.ops.size());
   for (const auto& e : trace_.events()) {
     if (e.tag >= rows.size() || e.sync) continue;
     Row& r = rows[e.tag];
     r.start = std::min(r.start, e.start_ns);
     r.end = std::max(r.end, e.end_ns);
-    r.unit_ns[e.track.substr(e.track.find('.') + 1)] += e.end_ns - e.start_ns;
+    r.intervals[e.track.substr(e.track.find('.') + 1)].push_back({e.start_ns, e.end_ns});
   }
+  for (Row& r : rows)
+    for (auto& [unit, iv] : r.intervals) {
+      std::sort(iv.begin(), iv.end());
+      double total = 0, cur_s = 0, cur_e = -1;
+      for (const auto& [a, b] : iv) {
+        if (a > cur_e) {
+          if (cur_e > cur_s) total += cur_e - cur_s;
+          cur_s = a;
+          cur_e = b;
+        } else {
+          cur_e = std::max(cur_e, b);
+        }
+      }
+      if (cur_e > cur_s) total += cur_e - cur_s;
+      r.unit_ns[unit] = total;
+    }
   const std::vector<OpWork> work = count_op_work(program_, cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
   json ops = json::array();
   OpWork total;

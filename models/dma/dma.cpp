@@ -53,6 +53,9 @@ sc_time DmaUnit::transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len,
 QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   const auto* d = std::get_if<pcs::DmaCopy>(&c.body);
   if (!d) throw UnitFault(UnitErrorCode::Decode, "not a DMA command");
+  if (d->channel >= channel_free_.size())
+    throw UnitFault(UnitErrorCode::Decode, "channel " + std::to_string(d->channel) + " out of range (dma.channels = " +
+                                               std::to_string(channel_free_.size()) + ")");
   if (d->inner_bytes == 0 || d->n1 == 0 || d->n2 == 0)
     throw UnitFault(UnitErrorCode::Decode, "zero-sized copy (inner_bytes, n1 and n2 must be > 0)");
   auto extent = [&](uint64_t base, uint64_t s1, uint64_t s2) {
@@ -63,7 +66,7 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
 
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time cycle(1.0 / cfg_.clock_ghz, SC_NS);
-  sc_time& chan = channel_free_[d->channel % channel_free_.size()];
+  sc_time& chan = channel_free_[d->channel];
   const sc_time start = std::max(now, chan) + cfg_.setup_cycles * cycle;
   std::deque<sc_time> inflight;  // completion times of the last `outstanding` bursts
   sc_time issue = start, done = start;

@@ -1,6 +1,8 @@
 #include "platform/config/platform_config.h"
 
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <utility>
 
 #include <yaml-cpp/yaml.h>
@@ -66,16 +68,35 @@ struct Assignment {
   std::string path, value, where;
 };
 
+/// Top-level sections of the parameter space ("hbm", "cpu", ...).
+const std::set<std::string>& cfg_sections() {
+  static const std::set<std::string> sections = [] {
+    std::set<std::string> out;
+    PlatformConfig c;
+    for (const auto& [path, p] : c.params().params()) out.insert(path.substr(0, path.find('.')));
+    return out;
+  }();
+  return sections;
+}
+
+bool is_section(const std::set<std::string>& sections, const std::string& path) {
+  return sections.count(path) != 0;
+}
+
 bool is_preset(const std::string& path) {
   return path.size() >= 7 && path.compare(path.size() - 7, 7, ".preset") == 0;
 }
 
 void apply_all(PlatformConfig& cfg, const std::vector<Assignment>& as) {
-  // Presets first, so that explicit keys override them.
+  // Presets first, so that explicit keys (from the file or --set) override them.
   for (int pass = 0; pass < 2; ++pass)
     for (const auto& a : as)
       if (is_preset(a.path) == (pass == 0))
-        with_error_context(a.where, [&] { cfg.params().set(a.path, a.value); });
+        with_error_context(a.where, [&] {
+          if (is_section(cfg_sections(), a.path))
+            throw Error(a.path + ": is a section; set one of its keys, e.g. " + a.path + ".<key>=value");
+          cfg.params().set(a.path, a.value);
+        });
 }
 
 void collect(const YAML::Node& node, const std::string& prefix, const std::string& file,
@@ -84,13 +105,19 @@ void collect(const YAML::Node& node, const std::string& prefix, const std::strin
     return file + ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
   };
   if (!node.IsMap()) throw Error("expected a mapping of configuration keys").with_context(where(node));
+  std::set<std::string> seen;
   for (const auto& kv : node) {
     std::string key = kv.first.as<std::string>();
     std::string path = prefix.empty() ? key : prefix + "." + key;
+    if (!seen.insert(key).second)
+      throw Error(path + ": key given twice in the same mapping").with_context(where(kv.first));
     const YAML::Node& v = kv.second;
     if (v.IsMap()) {
       collect(v, path, file, out);
     } else if (v.IsScalar()) {
+      if (is_section(cfg_sections(), path))
+        throw Error(path + ": is a section; expected a mapping of its keys, got a value")
+            .with_context(where(kv.first));
       out.push_back({path, v.Scalar(), where(kv.first)});
     } else if (v.IsNull()) {
       throw Error(path + ": missing value").with_context(where(kv.first));
@@ -112,7 +139,11 @@ void apply_override(PlatformConfig& cfg, const std::string& assignment) {
 PlatformConfig load_platform_config(const std::string& yaml_path,
                                     const std::vector<std::string>& overrides) {
   PlatformConfig cfg;
+  std::vector<Assignment> all;  // file keys, then --set keys: one list, presets applied first
   if (!yaml_path.empty()) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(yaml_path, ec))
+      throw Error("is a directory, expected a YAML configuration file").with_context(yaml_path);
     std::ifstream in(yaml_path);
     if (!in) throw Error("cannot open configuration file").with_context(yaml_path);
     YAML::Node root;
@@ -123,17 +154,14 @@ PlatformConfig load_platform_config(const std::string& yaml_path,
           .with_context(yaml_path + ":" + std::to_string(e.mark.line + 1) + ":" +
                         std::to_string(e.mark.column + 1));
     }
-    std::vector<Assignment> as;
-    if (!root.IsNull()) collect(root, "", yaml_path, as);
-    apply_all(cfg, as);
+    if (!root.IsNull()) collect(root, "", yaml_path, all);
   }
-  std::vector<Assignment> sets;
   for (const auto& o : overrides) {
     auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0) throw Error("--set expects key=value, got '" + o + "'");
-    sets.push_back({o.substr(0, eq), o.substr(eq + 1), "--set"});
+    all.push_back({o.substr(0, eq), o.substr(eq + 1), "--set"});
   }
-  apply_all(cfg, sets);
+  apply_all(cfg, all);
   validate(cfg);
   return cfg;
 }

@@ -24,9 +24,11 @@ class TraceRecorder {
   void add(TraceEvent e) { events_.push_back(std::move(e)); }
   const std::vector<TraceEvent>& events() const { return events_; }
 
-  /// Chrome trace-event JSON (Perfetto-loadable): one thread ("track") per unit/queue, complete
+  /// Chrome trace-event JSON (Perfetto-loadable): one thread ("track") per unit/queue (every name
+  /// in `tracks` appears even without events; overlapping events get extra lanes), complete
   /// ("X") events in microseconds, with thread_name metadata. `op_names` names tags.
-  nlohmann::json to_chrome_json(const std::vector<std::string>& op_names) const;
+  nlohmann::json to_chrome_json(const std::vector<std::string>& op_names,
+                                const std::vector<std::string>& tracks = {}) const;
 
  private:
   std::vector<TraceEvent> events_;

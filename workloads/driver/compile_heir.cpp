@@ -1,4 +1,6 @@
 // .mlir -> HEIR frontend -> FHE lowering.
+#include <cstdio>
+
 #include "platform/error.h"
 #include "workloads/driver/workload.h"
 #include "workloads/fhe/fhe_lowering.h"
@@ -10,7 +12,15 @@ CompiledWorkload compile_heir(const std::string& path, const PlatformConfig& cfg
   FheProgram p = load_heir(path);
   CompiledWorkload w;
   w.frontend = "heir";
-  w.program = with_error_context(path, [&] { return lower_fhe(p, cfg); });
+  try {
+    w.program = lower_fhe(p, cfg);
+  } catch (Error& e) {
+    // Op-level errors already carry "file:line:col"; only module-level ones need the file.
+    if (e.context().empty() || e.context().front().rfind(path, 0) != 0) e.with_context(path);
+    throw;
+  }
+  if (!p.warnings.empty())
+    for (const auto& wmsg : p.warnings) std::fprintf(stderr, "photon: warning: %s: %s\n", path.c_str(), wmsg.c_str());
   for (const auto& u : p.unsupported)
     w.unsupported.push_back({{"op", u.op}, {"location", u.location}, {"reason", u.reason}});
   std::map<std::string, int> counts;

@@ -28,6 +28,11 @@ CompiledWorkload compile_onnx(const std::string& path, const PlatformConfig& cfg
   for (const auto& in : g.inputs) w.inputs.push_back(bind(in));
   for (const auto& out : g.outputs) w.outputs.push_back(bind(out));
   w.functional_exact = r.functional_valid;
+  const uint64_t ring_lo = cfg.noc.hbm_base + cfg.cpu.ring_base;
+  if (ring_lo < cfg.noc.hbm_base + r.hbm_bytes)
+    throw Error("cpu.ring_base: the command ring at " + std::to_string(cfg.cpu.ring_base) +
+                " lies inside the model's HBM footprint of " + std::to_string(r.hbm_bytes) + " bytes")
+        .with_context(path);
   nlohmann::json coverage = {{"nodes", r.nodes_total}, {"lowered", r.nodes_lowered},
                              {"free", r.nodes_free}, {"folded", r.nodes_folded},
                              {"fallback", r.nodes_fallback}, {"lowered_by_op", r.lowered_by_op},
