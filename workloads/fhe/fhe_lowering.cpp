@@ -176,19 +176,11 @@ void Lowerer::ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t dst, uint32
   n.dst = uint32_t(dst);
   n.moduli = moduli;
   n.galois = galois;
-  pcs::Command cmd;
-  cmd.opcode = pcs::Opcode::Ntt;
-  cmd.tag = tag_;
-  cmd.body = n;
-  out_.commands.push_back(cmd);
+  out_.commands.push_back(pcs::make_ntt(n, tag_));
 }
 
 void Lowerer::sync(pcs::Opcode op, pcs::Queue q, uint32_t sem) {
-  pcs::Command cmd;
-  cmd.opcode = op;
-  cmd.tag = tag_;
-  cmd.body = pcs::Sync{q, sem};
-  out_.commands.push_back(cmd);
+  out_.commands.push_back(op == pcs::Opcode::Signal ? pcs::make_signal(q, sem, tag_) : pcs::make_wait(q, sem, tag_));
 }
 
 void Lowerer::dma(uint64_t src, uint64_t dst, uint64_t inner, uint32_t n1, uint64_t src_stride, uint64_t dst_stride) {
@@ -200,11 +192,7 @@ void Lowerer::dma(uint64_t src, uint64_t dst, uint64_t inner, uint32_t n1, uint6
   d.n1 = n1;
   d.src_stride1 = src_stride;
   d.dst_stride1 = dst_stride;
-  pcs::Command cmd;
-  cmd.opcode = pcs::Opcode::DmaCopy;
-  cmd.tag = tag_;
-  cmd.body = d;
-  out_.commands.push_back(cmd);
+  out_.commands.push_back(pcs::make_dma(d, tag_));
 }
 
 uint32_t Lowerer::table(const std::vector<uint64_t>& moduli) {

@@ -92,7 +92,7 @@ std::string lower_transpose(Ctx& c) {
       v.dst = out;
       v.n = static_cast<uint32_t>(nr * Y);
       v.inner = static_cast<uint32_t>(Y);
-      st.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+      st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
       st.stores.push_back(dma2(c.spm(out), ya + uint64_t(b * X * Y + x0) * 4, nr * 4, Y, nr * 4, X * 4));
       pl.push(std::move(st));
     }

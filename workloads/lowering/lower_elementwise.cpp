@@ -97,13 +97,13 @@ std::string emit_elementwise(Ctx& c, Pipeline& pl, const EwProgram& e) {
           r.src0 = bj;
           r.dst = bj;
           r.n = static_cast<uint32_t>(blen);
-          st.compute.emplace_back(pcs::Queue::Vector, cmd_vec(r, c.tag));
+          st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(r, c.tag));
         }
         v.src1 = bj;
         v.bcast_inner = static_cast<uint32_t>(binner);
         v.bcast_len = static_cast<uint32_t>(blen);
       }
-      st.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+      st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
     }
     cmds += st.compute.size();
     st.stores.push_back(dma1(c.spm(x), e.y + uint64_t(s0) * 4, uint64_t(len) * 4));

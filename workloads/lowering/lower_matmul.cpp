@@ -255,7 +255,7 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
             v.sw = static_cast<uint8_t>(cg.sw);
             v.pad_top = static_cast<uint8_t>(std::max<int64_t>(0, -r0));
             v.pad_left = static_cast<uint8_t>(cg.pl);
-            s.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+            s.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
             g.a = slot + L.a;
           }
         } else if (p.a_trans) {
@@ -320,7 +320,7 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
         wt.tb = tb;
         st.weight_tiles += uint64_t((kt + oc.cols - 1) / oc.cols) * ((nt + oc.rows - 1) / oc.rows);
         ++st.gemm_cmds;
-        s.compute.emplace_back(pcs::Queue::Gemm, cmd_gemm(g, c.tag));
+        s.compute.emplace_back(pcs::Queue::Gemm, pcs::make_gemm(g, c.tag));
         if (last_k) {
           const uint32_t n = static_cast<uint32_t>(mt * nt);
           if (p.alpha != 1.0f) {
@@ -330,7 +330,7 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
             v.dst = acc;
             v.n = n;
             v.imm0 = p.alpha;
-            s.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+            s.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
           }
           if (p.has_cadd) {
             const uint32_t cd = slot + L.cadd;
@@ -363,9 +363,9 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
               sc.dst = cd;
               sc.n = (p.cs_m && p.cs_n) ? n : p.cs_n ? nt : p.cs_m ? mt : 1;
               sc.imm0 = p.beta;
-              s.compute.emplace_back(pcs::Queue::Vector, cmd_vec(sc, c.tag));
+              s.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(sc, c.tag));
             }
-            s.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+            s.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
           }
           if (p.y_trans) {
             pcs::Vector v;
@@ -374,7 +374,7 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
             v.dst = slot + L.tout;
             v.n = n;
             v.inner = static_cast<uint32_t>(nt);
-            s.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+            s.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
             s.stores.push_back(dma2(c.spm(slot + L.tout), p.y_addr + uint64_t(n0 * p.y_ld + m0) * 4, mt * 4,
                                     nt, mt * 4, p.y_ld * 4));
           } else {

@@ -57,7 +57,7 @@ std::string emit_rows(Ctx& c, uint8_t op, uint64_t x, uint64_t y, int64_t rows, 
     v.imm0 = imm0;
     if (so.size() > 0) v.src1 = so[0];
     if (so.size() > 1) v.src2 = so[1];
-    st.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+    st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
     st.stores.push_back(dma1(c.spm(out), y + uint64_t(r0 * out_inner) * 4, uint64_t(nr * out_inner) * 4));
     pl.push(std::move(st));
   }
@@ -186,7 +186,7 @@ std::string lower_pool(Ctx& c) {
     v.pad_top = static_cast<uint8_t>(pt);
     v.pad_left = static_cast<uint8_t>(pl);
     v.count_include_pad = static_cast<uint8_t>(attr_i(n, "count_include_pad", 0));
-    st.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+    st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
     st.stores.push_back(dma1(c.spm(out), ya + uint64_t(c0 * OH * OW) * 4, uint64_t(nc * OH * OW) * 4));
     p.push(std::move(st));
   }
@@ -232,7 +232,7 @@ std::string lower_lrn(Ctx& c) {
         v.n = n32;
         v.bcast_len = n32;
         v.imm0 = i0;
-        st.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+        st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
       };
       vec(V::kMul, bx, bx, bt, 0);
       V pool;
@@ -248,7 +248,7 @@ std::string lower_lrn(Ctx& c) {
       pool.kw = 1;
       pool.pad_top = static_cast<uint8_t>(pt);
       pool.count_include_pad = 1;
-      st.compute.emplace_back(pcs::Queue::Vector, cmd_vec(pool, c.tag));
+      st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(pool, c.tag));
       vec(V::kMulScalar, bp, 0, bp, alpha);
       vec(V::kAddScalar, bp, 0, bp, bias);
       vec(V::kPowScalar, bp, 0, bp, -beta);
@@ -317,7 +317,7 @@ std::string lower_pad(Ctx& c) {
     v.kw = 1;
     v.pad_top = static_cast<uint8_t>(pt);
     v.pad_left = static_cast<uint8_t>(pl);
-    st.compute.emplace_back(pcs::Queue::Vector, cmd_vec(v, c.tag));
+    st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
     st.stores.push_back(dma1(c.spm(out), ya + uint64_t(c0 * OH * OW) * 4, uint64_t(nc * OH * OW) * 4));
     p.push(std::move(st));
   }

@@ -81,35 +81,6 @@ void Ctx::fail(const std::string& msg) const {
   throw Error(fmt::format("node '{}' ({}): {}", node ? node->name : "?", node ? node->op_type : "?", msg));
 }
 
-pcs::Command cmd_dma(const pcs::DmaCopy& d, uint32_t tag) {
-  pcs::Command c;
-  c.opcode = pcs::Opcode::DmaCopy;
-  c.tag = tag;
-  c.body = d;
-  return c;
-}
-pcs::Command cmd_gemm(const pcs::Gemm& g, uint32_t tag) {
-  pcs::Command c;
-  c.opcode = pcs::Opcode::Gemm;
-  c.tag = tag;
-  c.body = g;
-  return c;
-}
-pcs::Command cmd_vec(const pcs::Vector& v, uint32_t tag) {
-  pcs::Command c;
-  c.opcode = pcs::Opcode::Vector;
-  c.tag = tag;
-  c.body = v;
-  return c;
-}
-pcs::Command cmd_sync(pcs::Opcode op, pcs::Queue q, uint32_t sem, uint32_t tag) {
-  pcs::Command c;
-  c.opcode = op;
-  c.tag = tag;
-  c.body = pcs::Sync{q, sem};
-  return c;
-}
-
 pcs::DmaCopy dma1(uint64_t src, uint64_t dst, uint64_t bytes) {
   pcs::DmaCopy d;
   d.src = src;
@@ -153,10 +124,10 @@ uint32_t Pipeline::sem(int kind, int slot, int from, int to, int ordinal) {
 
 void Pipeline::push(Step s) {
   int slot = static_cast<int>(steps_ % 2);
-  for (const auto& d : s.loads) c_.emit(cmd_dma(d, c_.tag));
+  for (const auto& d : s.loads) c_.emit(pcs::make_dma(d, c_.tag));
   if (!s.compute.empty()) {
     int q0 = static_cast<int>(s.compute.front().first);
-    c_.emit(cmd_sync(pcs::Opcode::Signal, pcs::Queue::Dma, sem(kFull, slot, kDmaQ, q0, 0), c_.tag));
+    c_.emit(pcs::make_signal(pcs::Queue::Dma, sem(kFull, slot, kDmaQ, q0, 0), c_.tag));
   }
   flush_pending();
   pending_ = std::move(s);
@@ -170,25 +141,25 @@ void Pipeline::flush_pending() {
   int slot = pending_slot_;
   if (!s.compute.empty()) {
     int prev = static_cast<int>(s.compute.front().first);
-    c_.emit(cmd_sync(pcs::Opcode::Wait, static_cast<pcs::Queue>(prev), sem(kFull, slot, kDmaQ, prev, 0), c_.tag));
+    c_.emit(pcs::make_wait(static_cast<pcs::Queue>(prev), sem(kFull, slot, kDmaQ, prev, 0), c_.tag));
     std::map<std::pair<int, int>, int> ordinal;
     for (auto& [q, cmd] : s.compute) {
       int qi = static_cast<int>(q);
       if (qi != prev) {
         int ord = ordinal[{prev, qi}]++;
         uint32_t h = sem(kHandoff, slot, prev, qi, ord);
-        c_.emit(cmd_sync(pcs::Opcode::Signal, static_cast<pcs::Queue>(prev), h, c_.tag));
-        c_.emit(cmd_sync(pcs::Opcode::Wait, q, h, c_.tag));
+        c_.emit(pcs::make_signal(static_cast<pcs::Queue>(prev), h, c_.tag));
+        c_.emit(pcs::make_wait(q, h, c_.tag));
         prev = qi;
       }
       cmd.tag = c_.tag;
       c_.emit(std::move(cmd));
     }
     uint32_t d = sem(kDone, slot, prev, kDmaQ, 0);
-    c_.emit(cmd_sync(pcs::Opcode::Signal, static_cast<pcs::Queue>(prev), d, c_.tag));
-    c_.emit(cmd_sync(pcs::Opcode::Wait, pcs::Queue::Dma, d, c_.tag));
+    c_.emit(pcs::make_signal(static_cast<pcs::Queue>(prev), d, c_.tag));
+    c_.emit(pcs::make_wait(pcs::Queue::Dma, d, c_.tag));
   }
-  for (const auto& d : s.stores) c_.emit(cmd_dma(d, c_.tag));
+  for (const auto& d : s.stores) c_.emit(pcs::make_dma(d, c_.tag));
   pending_.reset();
 }
 

@@ -57,10 +57,6 @@ struct Ctx {
   [[noreturn]] void fail(const std::string& msg) const;  ///< Error naming the node
 };
 
-pcs::Command cmd_dma(const pcs::DmaCopy& d, uint32_t tag);
-pcs::Command cmd_gemm(const pcs::Gemm& g, uint32_t tag);
-pcs::Command cmd_vec(const pcs::Vector& v, uint32_t tag);
-pcs::Command cmd_sync(pcs::Opcode op, pcs::Queue q, uint32_t sem, uint32_t tag);
 /// 1-D copy of `bytes`.
 pcs::DmaCopy dma1(uint64_t src, uint64_t dst, uint64_t bytes);
 /// 2-D copy: rows x row_bytes with the given strides (bytes).
