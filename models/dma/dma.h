@@ -40,6 +40,19 @@ class DmaUnit : public QueueUnit {
   /// One TLM transaction at absolute time `at`; returns its completion time. Throws UnitFault(Bus).
   sc_core::sc_time transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len, sc_core::sc_time at);
   void probe(uint64_t lo, uint64_t hi, const char* what);
+  /// One side of a bulk copy: `rows` rows of `row_bytes` bytes, `stride` bytes apart.
+  struct Stream {
+    uint64_t addr, row_bytes, rows, stride;
+  };
+  /// One timing-only stream transaction (StreamExtension) at absolute time `at`; returns its
+  /// completion time. Throws UnitFault(Bus).
+  sc_core::sc_time stream(bool write, const Stream& s, sc_core::sc_time at);
+  /// Moves the data of a bulk part by debug transport (functional mode).
+  void copy_data(const Stream& src, const Stream& dst);
+  /// Bulk path: bursts [first, end) of `d` as streams issued at `at`; returns the completion
+  /// time (formula in README "Bulk copies").
+  sc_core::sc_time stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_core::sc_time at,
+                               sc_core::sc_time read_lat, sc_core::sc_time write_lat);
 
   DmaConfig cfg_;
   bool functional_;

@@ -15,6 +15,10 @@ struct DmaConfig {
   double clock_ghz = 1.0;            ///< engine clock, GHz
   uint32_t setup_cycles = 20;        ///< descriptor fetch/decode overhead per copy, cycles
   double energy_pj_per_byte = 0.05;  ///< engine datapath energy, pJ/byte
+  /// Copies of at least this many bytes take the bulk path (README "Bulk copies"): the first
+  /// max(outstanding, 8) bursts exact, the rest as one stream per side; 0 = every burst exact.
+  /// Bytes.
+  uint64_t bulk_bytes = 262144;
 
   void declare(ParamSet& ps, const std::string& p) {
     ps.add_uint(p + ".channels", &channels, 1, 64, "descriptor channels");
@@ -23,6 +27,8 @@ struct DmaConfig {
     ps.add_double(p + ".clock_ghz", &clock_ghz, 0.01, 10, "clock, GHz");
     ps.add_uint(p + ".setup_cycles", &setup_cycles, 0, 100000, "per-descriptor overhead, cycles");
     ps.add_double(p + ".energy_pj_per_byte", &energy_pj_per_byte, 0, 1000, "datapath energy, pJ/byte");
+    ps.add_uint(p + ".bulk_bytes", &bulk_bytes, uint64_t(0), uint64_t(1) << 40,
+                "copies of at least this size: first bursts exact, the rest streamed (0 = all exact), bytes");
   }
 };
 

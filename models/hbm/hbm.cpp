@@ -5,6 +5,7 @@
 #include <string>
 
 #include "platform/error.h"
+#include "platform/noc/stream_extension.h"
 
 namespace photon {
 
@@ -33,7 +34,13 @@ void Hbm::read_bytes(uint64_t off, uint8_t* dst, uint64_t n) const {
 
 void Hbm::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t off = gp.get_address(), len = gp.get_data_length();
-  if (off + len > cfg_.capacity_bytes() || off + len < off) {
+  const StreamShape shape = stream_shape(gp);
+  const uint64_t extent = shape.extent();
+  if (!shape.ok) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  if (off + extent > cfg_.capacity_bytes() || off + extent < off) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -52,7 +59,8 @@ void Hbm::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const bool is_write = gp.is_write();
   const double start_ns = (sc_core::sc_time_stamp() + delay).to_seconds() * 1e9;
   const uint64_t arrival = uint64_t(std::ceil(start_ns / cfg_.tck_ns - 1e-9));
-  const uint64_t done = hbm_.access(off, len, is_write, arrival);
+  const uint64_t done =
+      hbm_.access(HbmStream{off, shape.row_bytes, shape.rows, shape.stride}, is_write, arrival);
   const sc_core::sc_time end(double(done) * cfg_.tck_ns, sc_core::SC_NS);
   delay = end > sc_core::sc_time_stamp() ? end - sc_core::sc_time_stamp() : sc_core::SC_ZERO_TIME;
   if (!any_) first_cycle_ = arrival;
@@ -60,12 +68,13 @@ void Hbm::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   last_cycle_ = std::max(last_cycle_, done);
   any_ = true;
   ++transactions_;
-  if (is_write) {
-    bytes_written_ += len;
-    if (functional_) store_.write(off, gp.get_data_ptr(), len);
-  } else {
-    bytes_read_ += len;
-    store_.read(off, gp.get_data_ptr(), len);
+  (is_write ? bytes_written_ : bytes_read_) += len;
+  if (uint8_t* data = gp.get_data_ptr()) {  // null: timing only
+    for (uint64_t r = 0; r < shape.rows; ++r) {
+      uint8_t* row = data + r * shape.row_bytes;
+      if (!is_write) store_.read(off + r * shape.stride, row, shape.row_bytes);
+      else if (functional_) store_.write(off + r * shape.stride, row, shape.row_bytes);
+    }
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

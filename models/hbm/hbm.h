@@ -5,7 +5,9 @@
 // HbmController::access(offset, length, is_write, arrival); delay is set so that the transaction
 // ends at done * tck_ns. Errors: an access beyond the capacity -> TLM_ADDRESS_ERROR_RESPONSE;
 // byte enables -> TLM_BYTE_ENABLE_ERROR_RESPONSE; streaming width != data length ->
-// TLM_BURST_ERROR_RESPONSE; TLM_IGNORE_COMMAND -> OK without timing.
+// TLM_BURST_ERROR_RESPONSE; TLM_IGNORE_COMMAND -> OK without timing. A transaction with a
+// StreamExtension (platform/noc/stream_extension.h) is one 2-D stream access (HbmStream); a null
+// data pointer makes a transaction timing-only.
 // Data: a sparse store (hbm_store.h). Functional mode reads and writes it; timing-only mode
 // still serves reads from it (e.g. a command ring placed by write_bytes) but drops written data.
 #pragma once

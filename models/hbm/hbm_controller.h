@@ -4,14 +4,17 @@
 // Two ways in, both through the same per-channel queues, scheduler and timing state:
 // - request level (trace player): has_room(addr, is_write, cycle) / enqueue(addr, is_write,
 //   cycle), then finish();
-// - bulk level (DMA path): access(addr, bytes, is_write, arrival_cycle) splits a burst into
-//   column accesses of access_bytes(), queues them (waiting for room when a queue is full) and
-//   runs the touched channels until the burst's reads have returned their data.
+// - bulk level (DMA path): access(stream, is_write, arrival_cycle) splits a contiguous burst or a
+//   2-D strided stream (HbmStream) into column accesses of access_bytes(), queues them in order
+//   (waiting for room when a queue is full, so all banks and channels work in parallel) and runs
+//   the touched channels until the stream's requests are done.
 // Each channel keeps its own clock; a request that arrives at a channel whose clock is already
 // past its arrival cycle (an out-of-order initiator) is taken at the channel's current cycle.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "models/hbm/hbm_address.h"
@@ -20,6 +23,13 @@
 #include "models/hbm/hbm_timing.h"
 
 namespace photon {
+
+/// A bulk access pattern: `rows` rows of `row_bytes` bytes each, row r starting at byte offset
+/// addr + r * stride. A contiguous burst is rows = 1 (stride unused).
+struct HbmStream {
+  uint64_t addr = 0, row_bytes = 0, rows = 1, stride = 0;
+  uint64_t bytes() const { return row_bytes * rows; }
+};
 
 class HbmController {
  public:
@@ -37,7 +47,17 @@ class HbmController {
   /// accesses), arriving at `arrival_cycle`. Returns the cycle at which the last column access
   /// completes: data returned (reads, RD + CL + burst) or accepted into the write buffer + 1
   /// (posted writes). Returns arrival_cycle when bytes == 0.
-  uint64_t access(uint64_t addr, uint64_t bytes, bool is_write, uint64_t arrival_cycle);
+  uint64_t access(uint64_t addr, uint64_t bytes, bool is_write, uint64_t arrival_cycle) {
+    return access(HbmStream{addr, bytes, 1, bytes}, is_write, arrival_cycle);
+  }
+  /// Bulk access of a 2-D stream: its column accesses in row order (each row rounded out to whole
+  /// column accesses) arrive at `arrival_cycle`; returns the cycle at which the last completes
+  /// (as above). Rows with stride == row_bytes are one contiguous burst. Large streams are
+  /// fast-forwarded (README "Fast-forward of large bulk accesses"); the sampled per-channel rates
+  /// are kept per stream shape (direction, row_bytes, stride) and reused by later streams of the
+  /// same shape, which then skip the sampling window; a stream too short to sample has its shape
+  /// sampled once on a separate controller (calibration).
+  uint64_t access(const HbmStream& stream, bool is_write, uint64_t arrival_cycle);
 
   /// True when the queue that `addr` maps to can take a request at `cycle` (advances that
   /// channel to `cycle`).
@@ -58,6 +78,10 @@ class HbmController {
   double energy_pj() const;
   /// Column accesses advanced analytically by the fast-forward so far (0 if never used).
   uint64_t fast_forwarded_accesses() const { return ff_accesses_; }
+  /// Fast-forwards that reused sampled rates of an earlier stream of the same shape.
+  uint64_t fast_forward_reuses() const { return ff_reuses_; }
+  /// Stream shapes whose rates were sampled on a separate controller (calibrate()).
+  uint64_t calibrations() const { return calibrations_; }
   /// Latest cycle any channel has simulated up to.
   uint64_t max_cycle() const;
 
@@ -81,10 +105,21 @@ class HbmController {
   /// Window bookkeeping after a request to unit `u`; `pending` counts the units whose window
   /// has not closed yet (waiting to open or open).
   void sample(uint32_t& pending, uint32_t u, bool refresh);
-  /// Advances every unit over column accesses [from, to) of the burst starting at byte `first`
-  /// at the rates sampled in probe_. False (nothing changed) if a unit with work in that range
-  /// was not sampled in a saturated state.
-  bool fast_forward(uint64_t first, uint64_t from, uint64_t to);
+  /// Position in a stream's column sequence: row `row`, column `col` of that row (which has
+  /// `cols` column accesses starting at column index `k0`), sequence index `i`.
+  struct Cursor {
+    uint64_t row = 0, col = 0, cols = 0, k0 = 0, i = 0;
+  };
+  void start_row(const HbmStream& s, Cursor& c) const;
+  /// Moves `c` forward to sequence index `target` (>= c.i).
+  void seek(const HbmStream& s, Cursor& c, uint64_t target) const;
+  /// Column accesses per unit in sequence range [c.i, to) (c is a copy; left unchanged).
+  std::vector<uint64_t> unit_counts(const HbmStream& s, Cursor c, uint64_t to) const;
+  /// Closes still-open windows (no refresh) of the units in `todo` and checks every unit with
+  /// work was sampled saturated (its clock moved while it took at least `columns` requests).
+  bool probes_ready(const std::vector<uint64_t>& todo, std::vector<Probe>& probes) const;
+  /// Advances every unit with todo[u] > 0 at the rates of probes[u].
+  void fast_forward(const std::vector<uint64_t>& todo, const std::vector<Probe>& probes);
 
   HbmConfig cfg_;
   HbmTimingParams tp_;
@@ -94,7 +129,18 @@ class HbmController {
   std::vector<uint32_t> touched_;
   uint32_t group_ = 0;
   std::vector<Probe> probe_;
-  uint64_t ff_accesses_ = 0;
+  /// (is_write, row_bytes, stride); contiguous bursts, and streams whose rows span at least two
+  /// address-map periods (they move like one burst), are (is_write, 0, 0).
+  using ShapeKey = std::tuple<bool, uint64_t, uint64_t>;
+  ShapeKey shape_key(const HbmStream& s, bool is_write) const;
+  /// Samples the rates of stream shape `s` on a fresh controller with a stream of that shape
+  /// long enough to sample, and keeps them in rates_ (an empty entry if it could not be sampled).
+  void calibrate(const HbmStream& s, bool is_write);
+
+  /// Sampled windows per stream shape. An empty entry: the shape does not saturate, stays exact.
+  std::map<ShapeKey, std::vector<Probe>> rates_;
+  uint64_t ff_accesses_ = 0, ff_reuses_ = 0, calibrations_ = 0;
+  bool sampler_ = false;  ///< a calibration controller: samples in-stream, never calibrates
 };
 
 }  // namespace photon

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "platform/noc/stream_extension.h"
+
 namespace photon {
 
 Scratchpad::Scratchpad(sc_core::sc_module_name name, const ScratchpadConfig& cfg, bool functional)
@@ -15,7 +17,13 @@ Scratchpad::Scratchpad(sc_core::sc_module_name name, const ScratchpadConfig& cfg
 
 void Scratchpad::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t off = gp.get_address(), len = gp.get_data_length();
-  if (off + len > cfg_.size_bytes() || off + len < off) {
+  const StreamShape shape = stream_shape(gp);
+  if (!shape.ok) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  const uint64_t extent = shape.extent();
+  if (off + extent > cfg_.size_bytes() || off + extent < off) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -26,16 +34,23 @@ void Scratchpad::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   const double now = (sc_core::sc_time_stamp() + delay).to_seconds() * 1e9;
   auto port = std::min_element(port_free_ns_.begin(), port_free_ns_.end());
   const double start = std::max(now, *port);
-  const double busy = double(timing_.contiguous_cycles(off, len)) / cfg_.clock_ghz;
+  const double busy =
+      double(timing_.strided_cycles(off, shape.row_bytes, shape.stride, shape.rows)) / cfg_.clock_ghz;
   *port = start + busy;
   stats_.add_busy(start, start + busy);
   delay += sc_core::sc_time(start - now + busy + cfg_.latency_cycles / cfg_.clock_ghz, sc_core::SC_NS);
+  if (functional_ && gp.get_data_ptr()) {  // null data: timing only
+    for (uint64_t r = 0; r < shape.rows; ++r) {
+      uint8_t* row = gp.get_data_ptr() + r * shape.row_bytes;
+      uint8_t* mem = data_.data() + off + r * shape.stride;
+      if (gp.is_read()) std::memcpy(row, mem, shape.row_bytes);
+      else std::memcpy(mem, row, shape.row_bytes);
+    }
+  }
   if (gp.is_read()) {
-    if (functional_) std::memcpy(gp.get_data_ptr(), data_.data() + off, len);
     bytes_read_ += len;
     stats_.energy_pj += double(len) * cfg_.read_energy_pj_per_byte;
   } else {
-    if (functional_) std::memcpy(data_.data() + off, gp.get_data_ptr(), len);
     bytes_written_ += len;
     stats_.energy_pj += double(len) * cfg_.write_energy_pj_per_byte;
   }

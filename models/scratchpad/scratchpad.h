@@ -1,7 +1,9 @@
 // Scratchpad: banked on-chip SRAM as a TLM-2.0 target (`mem`, offsets 0..size_bytes).
 //
 // Timing per transaction: start = max(now + delay, free time of the least-busy port);
-//   busy = ScratchpadTiming::contiguous_cycles(offset, bytes) / clock_ghz
+//   busy = ScratchpadTiming::strided_cycles(offset, row, stride, rows) / clock_ghz
+// (one row for a plain transaction; rows of a StreamExtension stream, platform/noc/
+// stream_extension.h). A null data pointer makes a transaction timing-only.
 //   delay += (start - now - delay) + busy + latency_cycles / clock_ghz
 // Accesses beyond the capacity return TLM_ADDRESS_ERROR_RESPONSE. Compute units read and write
 // the backing store directly through view() (their own engines model their bandwidth); the

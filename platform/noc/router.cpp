@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "platform/noc/stream_extension.h"
+
 namespace photon {
 
 DataRouter::DataRouter(sc_core::sc_module_name name, const NocConfig& cfg)
@@ -12,7 +14,7 @@ DataRouter::DataRouter(sc_core::sc_module_name name, const NocConfig& cfg)
 }
 
 void DataRouter::map_target(const std::string& name, uint64_t base, uint64_t size) {
-  windows_.push_back(Window{name, base, size, 0});
+  windows_.push_back(Window{name, base, size, PortCalendar{}});
 }
 
 int DataRouter::decode(uint64_t addr, uint64_t len) const {
@@ -26,7 +28,12 @@ int DataRouter::decode(uint64_t addr, uint64_t len) const {
 void DataRouter::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   uint64_t addr = gp.get_address();
   uint64_t len = gp.get_data_length();
-  int t = decode(addr, len);
+  const StreamShape shape = stream_shape(gp);
+  if (!shape.ok) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  int t = decode(addr, shape.extent());
   if (t < 0) {
     ++decode_errors_;
     char buf[96];
@@ -38,12 +45,18 @@ void DataRouter::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time
   }
   Window& w = windows_[t];
   double now_ns = (sc_core::sc_time_stamp() + delay).to_seconds() * 1e9;
-  double start = std::max(now_ns, w.port_free_ns);
-  w.port_free_ns = start + double(len) / cfg_.port_bandwidth_gbps;
+  const double dur = double(len) / cfg_.port_bandwidth_gbps;
+  const double start =
+      w.port.reserve(now_ns, dur, sc_core::sc_time_stamp().to_seconds() * 1e9);
   delay += sc_core::sc_time(start - now_ns + cfg_.hop_latency_ns, sc_core::SC_NS);
   gp.set_address(addr - w.base);
   out[t]->b_transport(gp, delay);
   gp.set_address(addr);
+  if (gp.get_extension<StreamExtension>()) {  // a stream cannot end before the port moved it
+    const double end_ns = start + dur + cfg_.hop_latency_ns;
+    const double at_ns = (sc_core::sc_time_stamp() + delay).to_seconds() * 1e9;
+    if (end_ns > at_ns) delay += sc_core::sc_time(end_ns - at_ns, sc_core::SC_NS);
+  }
   bytes_ += len;
 }
 

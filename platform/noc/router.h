@@ -3,9 +3,13 @@
 // Initiators (DMA, firmware CPU) bind to `in`; targets (HBM, scratchpad) are added with
 // map_target(), which binds one of `out` and gives the address window. A transaction is forwarded
 // with its address rebased to the target window. Timing (loosely timed, per-resource timeline):
-//   start  = max(now + delay, port_free[target])
-//   port_free[target] = start + bytes / port_bandwidth_gbps      (bytes / (GB/s) = ns)
+//   start  = earliest time >= now + delay at which the target's port is free for
+//            bytes / port_bandwidth_gbps ns (bytes / (GB/s) = ns; PortCalendar: initiators that
+//            run ahead under temporal decoupling reserve the port out of order)
 //   delay += (start - now - delay) + hop_latency_ns + target latency
+// A stream (StreamExtension, stream_extension.h) is routed by its whole extent and, being one
+// transaction for what would be many bursts, also ends no earlier than start + bytes / bandwidth +
+// hop latency.
 // Unmapped addresses get TLM_ADDRESS_ERROR_RESPONSE and are counted and remembered for the report.
 // transport_dbg with a null data pointer is a probe: it answers whether [address, +length) lies
 // inside one target window, without touching the target (the DMA checks ranges before writing).
@@ -21,6 +25,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "platform/config/platform_config.h"
+#include "platform/noc/port_calendar.h"
 
 namespace photon {
 
@@ -46,7 +51,7 @@ class DataRouter : public sc_core::sc_module {
   struct Window {
     std::string name;
     uint64_t base, size;
-    double port_free_ns = 0;
+    PortCalendar port;
   };
   NocConfig cfg_;
   std::vector<Window> windows_;

@@ -25,21 +25,24 @@ struct Access {
   uint64_t addr, bytes;
   bool is_write;
   uint64_t arrival;
+  uint64_t rows = 1, stride = 0;  ///< 2-D stream: `rows` rows of `bytes` bytes, `stride` apart
 };
 
 struct Result {
   uint64_t done = 0;
   photon::HbmCounters c;
-  uint64_t ff = 0;
+  uint64_t ff = 0, reuses = 0;
 };
 
 Result run(photon::HbmConfig cfg, const std::vector<Access>& acc, bool fast) {
   cfg.fast_forward_bytes = fast ? (uint64_t(1) << 16) : 0;
   photon::HbmController hbm(cfg);
   Result r;
-  for (const auto& a : acc) r.done = hbm.access(a.addr, a.bytes, a.is_write, a.arrival);
+  for (const auto& a : acc)
+    r.done = hbm.access(photon::HbmStream{a.addr, a.bytes, a.rows, a.stride}, a.is_write, a.arrival);
   r.c = hbm.counters();
   r.ff = hbm.fast_forwarded_accesses();
+  r.reuses = hbm.fast_forward_reuses();
   return r;
 }
 
@@ -56,7 +59,7 @@ void compare(const photon::HbmConfig& cfg, const std::vector<Access>& acc, doubl
   const Result ff = run(cfg, acc, true);
   EXPECT_EQ(ex.ff, 0u);
   uint64_t cols = 0;
-  for (const auto& a : acc) cols += a.bytes / cfg.access_bytes();
+  for (const auto& a : acc) cols += a.rows * a.bytes / cfg.access_bytes();
   EXPECT_GE(double(ff.ff), min_ff_share * double(cols));
   const uint64_t t0 = acc.front().arrival;
   expect_close("duration", double(ff.done - t0), double(ex.done - t0), 0.02);
@@ -112,6 +115,52 @@ TEST(HbmFastForward, StridedBursts) {
   compare(preset("hbm2"), acc, 0.4);
 }
 
+// Every burst of a shape reuses the rates sampled once for that shape (on a separate controller):
+// no sampling window in the bursts themselves, so bursts far below the exact prefix are
+// fast-forwarded too, with the exact path's results.
+TEST(HbmFastForward, RatesReusedAcrossBursts) {
+  std::vector<Access> acc{{0, 16 * kMiB, false, 0}};
+  for (uint64_t i = 1; i < 6; ++i) acc.push_back({i * 32 * kMiB, 2 * kMiB, false, 0});
+  acc.push_back({8 * 32 * kMiB, 16 * kMiB, true, 0});
+  for (uint64_t i = 9; i < 12; ++i) acc.push_back({i * 32 * kMiB, 2 * kMiB, true, 0});
+  compare(preset("hbm2"), acc, 0.5);
+  const Result ff = run(preset("hbm2"), acc, true);
+  EXPECT_EQ(ff.reuses, 10u);
+  photon::HbmController hbm(preset("hbm2"));
+  for (const auto& a : acc) hbm.access(a.addr, a.bytes, a.is_write, a.arrival);
+  EXPECT_EQ(hbm.calibrations(), 2u);  // one per direction
+}
+
+// 2-D streams (weight tiles: rows of 2304 bytes in a 9216-byte-wide matrix; key loads: 30 rows
+// of 2 MiB every 3 MiB), each shape offered twice: the second reuses the sampled rates.
+TEST(HbmFastForward, StridedStreams) {
+  compare(preset("hbm2"), {{0, 2304, false, 0, 8192, 9216}, {128 * kMiB, 2304, false, 0, 1536, 9216}},
+          0.3);
+  compare(preset("hbm3"), {{0, 2 * kMiB, false, 0, 30, 3 * kMiB}, {128 * kMiB, 2 * kMiB, false, 0, 30, 3 * kMiB}},
+          0.5, 0.15);
+}
+
+// Streams too short to sample themselves (a DMA's 384 KiB activation copies and 1.7 MB weight
+// tiles, one after another): each shape is sampled once on a separate controller, then every
+// stream of that shape is fast-forwarded; totals match the exact path.
+TEST(HbmFastForward, ShortStreamsCalibrated) {
+  std::vector<Access> acc;
+  uint64_t t = 0;
+  for (uint64_t i = 0; i < 12; ++i, t += 20000) {
+    acc.push_back({i * 4 * kMiB, 384 * 1024, false, t});
+    acc.push_back({(64 + i * 4) * kMiB, 2304, false, t, 768, 9216});
+    acc.push_back({(128 + i) * kMiB, 384 * 1024, true, t});
+  }
+  const auto cfg = preset("hbm2");
+  compare(cfg, acc, 0.3, 0.1);
+  photon::HbmConfig c = cfg;
+  photon::HbmController hbm(c);
+  for (const auto& a : acc)
+    hbm.access(photon::HbmStream{a.addr, a.bytes, a.rows, a.stride}, a.is_write, a.arrival);
+  EXPECT_EQ(hbm.calibrations(), 3u);
+  EXPECT_EQ(hbm.fast_forward_reuses(), 36u);
+}
+
 // A large access after many small random ones (queues, open rows and refresh phase left by the
 // small ones), then small ones again.
 TEST(HbmFastForward, LargeAfterSmall) {
@@ -132,7 +181,9 @@ TEST(HbmFastForward, LargeAfterSmall) {
 TEST(HbmFastForward, SmallAccessesAreExact) {
   const auto cfg = preset("hbm2");
   std::vector<Access> acc;
-  for (uint64_t i = 0; i < 64; ++i) acc.push_back({i * 65536, 65536, i % 2 == 1, i * 100});
+  // hbm2: 8 units x 32 columns x 64 B; streams below 3 x that (48 KiB) have no room for a
+  // fast-forward between the exact head and tail.
+  for (uint64_t i = 0; i < 64; ++i) acc.push_back({i * 65536, 32768, i % 2 == 1, i * 100});
   const Result ex = run(cfg, acc, false), ff = run(cfg, acc, true);
   EXPECT_EQ(ff.ff, 0u);
   EXPECT_EQ(ff.done, ex.done);
