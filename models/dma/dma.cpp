@@ -126,7 +126,7 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   // Bulk: the first bursts run exactly and give the engine's unloaded round trip: the fastest of
   // them (the others queue behind each other or wait for a memory whose clock is ahead under
   // temporal decoupling).
-  const uint64_t exact = bulk ? std::min<uint64_t>(bursts - 1, std::max<uint32_t>(cfg_.outstanding, 8)) : bursts;
+  const uint64_t exact = bulk ? std::min<uint64_t>(bursts - 1, kMeasuredBursts) : bursts;
 
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time cycle(1.0 / cfg_.clock_ghz, SC_NS);

@@ -32,6 +32,8 @@ class DmaUnit : public QueueUnit {
   DmaUnit(sc_core::sc_module_name name, const DmaConfig& cfg, bool functional, const Wiring& w);
 
   uint64_t bytes_copied() const { return bytes_; }
+  /// Bulk path: bursts simulated exactly before the streams, to measure the round trip.
+  static constexpr uint64_t kMeasuredBursts = 8;
 
  protected:
   Timing execute(const pcs::Command& c, uint32_t index) override;

@@ -110,7 +110,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   const ShapeKey key = shape_key(s, is_write);
   // With known rates: a short exact head (the request queues fill, bank queues start), the
   // middle fast-forwarded, a short exact tail (the queued requests drain exactly after it).
-  const uint64_t edge = uint64_t(units()) * cfg_.columns;
+  const uint64_t edge = uint64_t(units()) * kFfEdgePerUnit;
   const bool reusable = big && n >= 3 * edge;
   auto known = big ? rates_.find(key) : rates_.end();
   if (reusable && known == rates_.end() && !sampler_) {
@@ -125,7 +125,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
     if (reuse && i == edge) {
       const std::vector<uint64_t> todo = unit_counts(s, cur, n - edge);
       if (probes_ready(todo, known->second)) {
-        fast_forward(todo, known->second);
+        fast_forward(todo, known->second, arrival_cycle);
         ++ff_reuses_;
         seek(s, cur, n - edge);
         i = n - edge;
@@ -136,7 +136,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
       if (i + period + tail <= n) {
         const std::vector<uint64_t> todo = unit_counts(s, cur, n - tail);
         if (probes_ready(todo, probe_)) {
-          fast_forward(todo, probe_);
+          fast_forward(todo, probe_, arrival_cycle);
           rates_[key] = probe_;
           seek(s, cur, n - tail);
           i = n - tail;
@@ -253,10 +253,11 @@ bool HbmController::probes_ready(const std::vector<uint64_t>& todo,
 }
 
 void HbmController::fast_forward(const std::vector<uint64_t>& todo,
-                                 const std::vector<Probe>& probes) {
+                                 const std::vector<Probe>& probes, uint64_t arrival_cycle) {
   for (uint32_t u = 0; u < units(); ++u) {
     if (todo[u] == 0) continue;
     HbmChannelController& ch = ch_[u];
+    ch.advance_to(arrival_cycle);  // a unit the head did not reach is still at an earlier cycle
     const Probe& p = probes[u];
     ch.fast_forward(todo[u], p.end_ctr.minus(p.ctr), p.end_cycle - p.cycle, p.accesses);
     ff_accesses_ += todo[u];

@@ -93,6 +93,9 @@ class HbmController {
   /// With refresh on, a unit's window spans this many REFs: from its first request after a REF
   /// to its first request after the kFfWindowRefreshes-th next one (same refresh phase).
   static constexpr uint64_t kFfWindowRefreshes = 4;
+  /// Streams of a shape with known rates: exact head and tail of this many column accesses per
+  /// unit.
+  static constexpr uint64_t kFfEdgePerUnit = 8;
 
  private:
   struct Probe {  ///< one unit's sampling window
@@ -118,8 +121,10 @@ class HbmController {
   /// Closes still-open windows (no refresh) of the units in `todo` and checks every unit with
   /// work was sampled saturated (its clock moved while it took at least `columns` requests).
   bool probes_ready(const std::vector<uint64_t>& todo, std::vector<Probe>& probes) const;
-  /// Advances every unit with todo[u] > 0 at the rates of probes[u].
-  void fast_forward(const std::vector<uint64_t>& todo, const std::vector<Probe>& probes);
+  /// Advances every unit with todo[u] > 0 to the stream's arrival cycle, then at the rates of
+  /// probes[u].
+  void fast_forward(const std::vector<uint64_t>& todo, const std::vector<Probe>& probes,
+                    uint64_t arrival_cycle);
 
   HbmConfig cfg_;
   HbmTimingParams tp_;
