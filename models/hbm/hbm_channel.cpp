@@ -40,7 +40,9 @@ HbmChannelController::HbmChannelController(const HbmConfig& cfg, const HbmTiming
   cnt_r_.assign(nbanks_, 0);
   cnt_w_.assign(nbanks_, 0);
   rr_ = nbanks_ - 1;  // the first visit starts at bank queue 0
-  bank_wake_.assign(nbanks_, 0);
+  wake_of_.assign(nbanks_, BankWake{});
+  hits_rd_.assign(nbanks_, 0);
+  hits_wr_.assign(nbanks_, 0);
 }
 
 bool HbmChannelController::pending_read(uint64_t addr, uint32_t bank) const {
@@ -118,80 +120,70 @@ void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_w
   if (bank_has_room) ++movable_r_;
 }
 
-int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, uint64_t& wake,
-                                      bool row_only) const {
+void HbmChannelController::rebound(uint32_t bank) {
+  BankWake& w = wake_of_[bank];
+  if (!tim_.is_open(bank)) {
+    w = BankWake{kNever, kNever, tim_.ready_time(HbmCmd::ACT, bank)};
+  } else {
+    const bool hits = hits_rd_[bank] + hits_wr_[bank] > 0;
+    const bool pre_allowed =
+        bq_[bank].front().row != tim_.open_row(bank) && (!hits || tim_.row_hit_count(bank) >= 4);
+    w.row = pre_allowed ? tim_.ready_time(HbmCmd::PRE, bank) : kNever;
+    w.rd = hits_rd_[bank] > 0 ? tim_.ready_time(HbmCmd::RD, bank) : kNever;
+    w.wr = hits_wr_[bank] > 0 ? tim_.ready_time(HbmCmd::WR, bank) : kNever;
+  }
+  pick_wake_ = std::min(pick_wake_, wake_bound(bank, false));
+  row_pick_wake_ = std::min(row_pick_wake_, w.row);
+}
+
+int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, bool row_only) {
   const auto& q = bq_[bank];
-  auto later = [&](uint64_t rt) {
-    if (rt > t && rt < wake) wake = rt;
-  };
+  BankWake& w = wake_of_[bank];
   if (!tim_.is_open(bank)) {  // every queued command needs the same ACT
     const uint64_t rt = tim_.ready_time(HbmCmd::ACT, bank);
     if (rt > t) {
-      later(rt);
+      w = BankWake{kNever, kNever, rt};
       return -1;
     }
     cmd = HbmCmd::ACT;
     return 0;
   }
   const uint32_t row = tim_.open_row(bank);
-  if (row_only) {  // right after a column command no RD/WR can be legal in the same cycle
-    if (tim_.ready_time(HbmCmd::PRE, bank) > t) return -1;
-    const auto& q0 = q.front();
-    if (q0.row == row) return -1;
-    if (tim_.row_hit_count(bank) < 4) {
-      for (size_t j = 0; j < q.size(); ++j)
-        if (q[j].row == row) return -1;
-    }
+  const bool hits = hits_rd_[bank] + hits_wr_[bank] > 0;
+  // Row conflict: PRE only for the oldest command, and only if no queued command hits the open
+  // row or the open row has already served 4 column commands. The PRE goes first if legal.
+  const bool pre_allowed = q.front().row != row && (!hits || tim_.row_hit_count(bank) >= 4);
+  const uint64_t pre_t = pre_allowed ? tim_.ready_time(HbmCmd::PRE, bank) : kNever;
+  if (pre_t <= t) {
     cmd = HbmCmd::PRE;
     return 0;
   }
-  const uint64_t rd_t = tim_.ready_time(HbmCmd::RD, bank);
-  const uint64_t wr_t = tim_.ready_time(HbmCmd::WR, bank);
-  const uint64_t pre_t = tim_.ready_time(HbmCmd::PRE, bank);
-  const bool rd_ok = rd_t <= t, wr_ok = wr_t <= t;
-  if (!rd_ok && !wr_ok && pre_t > t) {
-    later(rd_t);
-    later(wr_t);
-    later(pre_t);
-    return -1;
-  }
+  if (!hits) w.rd = w.wr = kNever;
+  w.row = pre_t;
+  // Right after a column command no RD/WR can be legal in the same cycle.
+  if (row_only || !hits) return -1;
+  // Row hits pass older row misses: the oldest legal RD/WR to the open row.
+  const uint64_t rd_t = hits_rd_[bank] > 0 ? tim_.ready_time(HbmCmd::RD, bank) : kNever;
+  const uint64_t wr_t = hits_wr_[bank] > 0 ? tim_.ready_time(HbmCmd::WR, bank) : kNever;
+  w.rd = rd_t;
+  w.wr = wr_t;
+  if (rd_t > t && wr_t > t) return -1;
   for (size_t j = 0; j < q.size(); ++j) {
     const Req& r = q[j];
-    if (r.row == row) {
-      if (r.is_write) {
-        if (!wr_ok) {
-          later(wr_t);
-          continue;
-        }
-        bool dep = false;  // a write may not pass an older read of the same address
-        for (size_t k = 0; k < j && !dep; ++k) dep = !q[k].is_write && q[k].addr == r.addr;
-        if (dep) continue;
-        cmd = HbmCmd::WR;
-      } else {
-        if (!rd_ok) {
-          later(rd_t);
-          continue;
-        }
-        cmd = HbmCmd::RD;
-      }
-      return int(j);
+    if (r.row != row) continue;
+    if (r.is_write) {
+      if (wr_t > t) continue;
+      bool dep = false;  // a write may not pass an older read of the same address
+      for (size_t k = 0; k < j && !dep; ++k) dep = !q[k].is_write && q[k].addr == r.addr;
+      if (dep) continue;
+      cmd = HbmCmd::WR;
+    } else {
+      if (rd_t > t) continue;
+      cmd = HbmCmd::RD;
     }
-    // Row conflict: PRE only for the oldest command, and only if no queued command hits the
-    // open row or the open row has already served 4 column commands.
-    if (j != 0) continue;
-    if (pre_t > t) {
-      later(pre_t);
-      continue;
-    }
-    if (tim_.row_hit_count(bank) < 4) {
-      bool hit_pending = false;
-      for (size_t k = 0; k < q.size(); ++k) hit_pending |= q[k].row == row;
-      if (hit_pending) continue;
-    }
-    cmd = HbmCmd::PRE;
-    return 0;
+    return int(j);
   }
-  return -1;
+  return -1;  // only writes held back by an older read: w.wr <= t, revisited next cycle
 }
 
 int HbmChannelController::next_busy(uint32_t from) const {
@@ -204,19 +196,23 @@ int HbmChannelController::next_busy(uint32_t from) const {
 }
 
 bool HbmChannelController::pick(uint64_t t, Pick& p, uint64_t& wake, bool row_only) {
+  const uint64_t bound_all = row_only ? row_pick_wake_ : pick_wake_;
+  if (bound_all > t) {  // no queue can have a legal command (row command) yet
+    if (bound_all < wake) wake = bound_all;
+    return false;
+  }
   const uint32_t start = rr_ + 1 == nbanks_ ? 0 : rr_ + 1;
+  uint64_t lo = kNever;  // lowest bound (> t) of the visited queues
   auto visit = [&](uint32_t q) {
-    // bank_wake_[q]: lower bound of the next cycle at which a command of queue q can be legal,
-    // valid until q or its bank changes (ready times only grow).
-    if (bank_wake_[q] > t) {
-      if (bank_wake_[q] < wake) wake = bank_wake_[q];
+    const uint64_t bound = wake_bound(q, row_only);
+    if (bound > t) {
+      if (bound < lo) lo = bound;
       return false;
     }
-    uint64_t local = std::numeric_limits<uint64_t>::max();
-    int j = first_ready(q, t, p.cmd, local, row_only);
-    if (local < wake) wake = local;
+    const int j = first_ready(q, t, p.cmd, row_only);
     if (j < 0) {
-      if (!row_only) bank_wake_[q] = local;
+      const uint64_t next = std::max(wake_bound(q, row_only), t + 1);
+      if (next < lo) lo = next;
       return false;
     }
     rr_ = q;
@@ -224,47 +220,78 @@ bool HbmChannelController::pick(uint64_t t, Pick& p, uint64_t& wake, bool row_on
     p.idx = j;
     return true;
   };
-  if (busy_.size() == 1) {  // up to 64 banks: walk the set bits from `start`, then wrap
-    const uint64_t m = busy_[0];
-    const uint64_t high_mask = ~uint64_t(0) << start;
-    for (uint64_t h = m & high_mask; h; h &= h - 1)
-      if (visit(uint32_t(__builtin_ctzll(h)))) return true;
-    for (uint64_t l = m & ~high_mask; l; l &= l - 1)
-      if (visit(uint32_t(__builtin_ctzll(l)))) return true;
+  auto found = [&]() {
+    if (busy_.size() == 1) {  // up to 64 banks: walk the set bits from `start`, then wrap
+      const uint64_t m = busy_[0];
+      const uint64_t high_mask = ~uint64_t(0) << start;
+      for (uint64_t h = m & high_mask; h; h &= h - 1)
+        if (visit(uint32_t(__builtin_ctzll(h)))) return true;
+      for (uint64_t l = m & ~high_mask; l; l &= l - 1)
+        if (visit(uint32_t(__builtin_ctzll(l)))) return true;
+      return false;
+    }
+    for (int q = next_busy(start); q >= 0; q = next_busy(uint32_t(q) + 1))
+      if (visit(uint32_t(q))) return true;
+    for (int q = next_busy(0); q >= 0 && uint32_t(q) < start; q = next_busy(uint32_t(q) + 1))
+      if (visit(uint32_t(q))) return true;
     return false;
-  }
-  for (int q = next_busy(start); q >= 0; q = next_busy(uint32_t(q) + 1))
-    if (visit(uint32_t(q))) return true;
-  for (int q = next_busy(0); q >= 0 && uint32_t(q) < start; q = next_busy(uint32_t(q) + 1))
-    if (visit(uint32_t(q))) return true;
+  };
+  if (found()) return true;
+  // Every queue was visited and now has bounds > t: lo bounds them all.
+  if (lo < wake) wake = lo;
+  (row_only ? row_pick_wake_ : pick_wake_) = lo;
   return false;
 }
 
 void HbmChannelController::issue(const Pick& p, uint64_t t) {
   auto& q = bq_[p.bank];
-  bank_wake_[p.bank] = 0;
   Req& r = q[size_t(p.idx)];
   switch (p.cmd) {
-    case HbmCmd::ACT:
+    case HbmCmd::ACT: {
       tim_.issue(HbmCmd::ACT, p.bank, r.row, t);
       ++ctr_.activates;
+      uint32_t rd = 0, wr = 0;
+      for (size_t j = 0; j < q.size(); ++j) {
+        if (q[j].row != r.row) continue;
+        if (q[j].is_write) ++wr;
+        else ++rd;
+      }
+      hits_rd_[p.bank] = rd;
+      hits_wr_[p.bank] = wr;
+      rebound(p.bank);
       return;
+    }
     case HbmCmd::PRE:
       tim_.issue(HbmCmd::PRE, p.bank, 0, t);
       ++ctr_.precharges;
+      hits_rd_[p.bank] = hits_wr_[p.bank] = 0;
+      rebound(p.bank);
       return;
     case HbmCmd::RD:
     case HbmCmd::WR: {
       if (tim_.row_hit_count(p.bank) != 0) ++ctr_.row_hits;
       tim_.issue(p.cmd, p.bank, r.row, t);
+      // A column command always hits the open row. Channel-wide bounds, as the command bus
+      // rules of HbmChannelTiming::issue (RD/WR -> RD/WR, any bank).
+      if (p.cmd == HbmCmd::RD) {
+        --hits_rd_[p.bank];
+        chan_rd_ = std::max(chan_rd_, t + tp_.rd_rd_s);
+        chan_wr_ = std::max(chan_wr_, t + tp_.rd_wr);
+      } else {
+        --hits_wr_[p.bank];
+        chan_wr_ = std::max(chan_wr_, t + tp_.wr_wr_s);
+        chan_rd_ = std::max(chan_rd_, t + tp_.wr_rd_s);
+      }
 
       const Req req = r;
       if (q.size() == bq_cap_) {  // bank queue leaves the full state
         movable_r_ += cnt_r_[p.bank];
         movable_w_ += cnt_w_[p.bank];
+        rq_skip_ = wq_skip_ = 0;
       }
       q.erase(size_t(p.idx));
       if (q.empty()) busy_[p.bank >> 6] &= ~(uint64_t(1) << (p.bank & 63));
+      else rebound(p.bank);
       --queued_cmds_;
       if (p.cmd == HbmCmd::WR) {
         ++ctr_.write_cmds;
@@ -293,11 +320,13 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
 }
 
 bool HbmChannelController::issue_refresh(uint64_t t) {
-  std::fill(bank_wake_.begin(), bank_wake_.end(), 0);
+  std::fill(wake_of_.begin(), wake_of_.end(), BankWake{});
+  pick_wake_ = row_pick_wake_ = 0;
   for (uint32_t b = 0; b < nbanks_; ++b) {
     if (tim_.is_open(b) && tim_.ready_time(HbmCmd::PRE, b) <= t) {
       tim_.issue(HbmCmd::PRE, b, 0, t);
       ++ctr_.precharges;
+      hits_rd_[b] = hits_wr_[b] = 0;
       return true;
     }
   }
@@ -314,14 +343,15 @@ bool HbmChannelController::schedule() {
     write_draining_ = uint32_t(wq_.size());
   if (write_draining_ > 0) {
     if (movable_w_ == 0) return false;  // every target bank queue is full
-    for (size_t i = 0; i < wq_.size(); ++i) {
+    for (size_t i = wq_skip_; i < wq_.size(); ++i) {
       const Req& r = wq_[i];
       if (bq_[r.bank].size() >= bq_cap_) continue;
+      wq_skip_ = i;
       if (pending_read(r.addr, r.bank)) {
         // Read-before-write to the same address: the drain stops (DRAMsim3) and, so that the
         // read can make progress even with a full buffer, the read queue is served this cycle.
         write_draining_ = 0;
-        return move_from(rq_, movable_r_);
+        return move_from(rq_, movable_r_, rq_skip_);
       }
       --write_draining_;
       move(wq_, i);
@@ -329,13 +359,14 @@ bool HbmChannelController::schedule() {
     }
     return false;
   }
-  return move_from(rq_, movable_r_);
+  return move_from(rq_, movable_r_, rq_skip_);
 }
 
-bool HbmChannelController::move_from(HbmRing<Req>& q, uint32_t movable) {
+bool HbmChannelController::move_from(HbmRing<Req>& q, uint32_t movable, size_t& skip) {
   if (movable == 0) return false;
-  for (size_t i = 0; i < q.size(); ++i) {
+  for (size_t i = skip; i < q.size(); ++i) {
     if (bq_[q[i].bank].size() < bq_cap_) {
+      skip = i;
       move(q, i);
       return true;
     }
@@ -353,8 +384,15 @@ void HbmChannelController::move(HbmRing<Req>& q, size_t i) {
     --cnt_r_[b];
     --movable_r_;
   }
-  bq_[b].push_back(r);
-  bank_wake_[b] = 0;
+  auto& bq = bq_[b];
+  const bool hit = tim_.is_open(b) && tim_.open_row(b) == r.row;
+  if (hit) ++(r.is_write ? hits_wr_ : hits_rd_)[b];
+  // A command appended to a non-empty queue adds no candidate unless it hits the open row (a
+  // RD/WR); it never makes a row command (ACT for the whole queue, PRE for the oldest command)
+  // legal earlier. Otherwise the bounds are recomputed.
+  const bool was_empty = bq.empty();
+  bq.push_back(r);
+  if (was_empty || hit) rebound(b);
   busy_[b >> 6] |= uint64_t(1) << (b & 63);
   ++queued_cmds_;
   q.erase(i);
@@ -445,7 +483,10 @@ void HbmChannelController::fast_forward(uint64_t n, const HbmCounters& d, uint64
   now_ += T;
   wake_ = now_;
   tim_.shift(T);
-  std::fill(bank_wake_.begin(), bank_wake_.end(), 0);
+  std::fill(wake_of_.begin(), wake_of_.end(), BankWake{});
+  pick_wake_ = row_pick_wake_ = 0;
+  chan_rd_ += T;
+  chan_wr_ += T;
   rq_.shift(&Req::arrival, T);
   wq_.shift(&Req::arrival, T);
   for (auto& q : bq_) q.shift(&Req::arrival, T);

@@ -24,9 +24,18 @@
 // Cycle t: (1) refresh due, (2) command issue, (3) requests arriving at t enter the queues
 // (enqueue() between advance_to(t) and the next step), (4) one transaction moves to a bank
 // queue. A request arriving at t can thus see its first DRAM command at t + 1.
+// Simulation speed (no effect on results): cycles in which nothing can happen are skipped, and
+// the scheduler avoids re-examining bank queues that cannot have a legal command yet. Per bank
+// queue it keeps lower bounds of the next cycle at which a RD, a WR or a row command (ACT/PRE)
+// can be legal (from the bank's ready times, kept until the queue or the bank changes: ready
+// times only grow), channel-wide bounds for any RD / WR (from the last column commands) and for
+// any command of any queue, the number of queued reads / writes that hit the open row, and the
+// leading entries of each transaction queue known to wait for a full bank queue.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "models/hbm/hbm_address.h"
@@ -149,17 +158,42 @@ class HbmChannelController {
     HbmCmd cmd = HbmCmd::ACT;
   };
 
+  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+  /// Lower bounds of the next cycle at which a command of one bank queue can be legal: a RD,
+  /// a WR, a row command (ACT/PRE); kNever if none can be until the queue or the bank changes.
+  /// Set when a visit finds nothing legal, recomputed (rebound()) when a command is appended or
+  /// issued, reset (0) by refresh and fast-forward; valid in between because ready times only
+  /// grow.
+  struct BankWake {
+    uint64_t rd = 0, wr = 0, row = 0;
+  };
+  /// Earliest cycle at which queue `b` can have a legal command (a row command if `row_only`).
+  uint64_t wake_bound(uint32_t b, bool row_only) const {
+    const BankWake& w = wake_of_[b];
+    if (row_only) return w.row;
+    return std::min(w.row, std::min(std::max(w.rd, chan_rd_), std::max(w.wr, chan_wr_)));
+  }
+
+  /// Recomputes wake_of_[bank] from the bank's state and ready times (queue not empty) and
+  /// lowers pick_wake_ / row_pick_wake_ to it.
+  void rebound(uint32_t bank);
+
   bool step();  ///< processes cycle now_; true if anything was issued, moved or became due
   bool issue_refresh(uint64_t t);
   /// Round-robin over the non-empty bank queues: the first queue's first ready command. `wake`
-  /// is lowered to the earliest future cycle at which a visited candidate becomes legal.
-  /// `row_only`: consider ACT/PRE only (after a column command none other can be legal).
+  /// is lowered to a lower bound (> t) of the next cycle at which a visited queue can have a
+  /// legal command. `row_only`: consider ACT/PRE only (after a column command none other can be
+  /// legal).
   bool pick(uint64_t t, Pick& p, uint64_t& wake, bool row_only = false);
-  int first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, uint64_t& wake, bool row_only) const;
+  /// Index of the oldest queued command of `bank` whose next DRAM command (returned in `cmd`) is
+  /// legal at t, or -1 after updating the bank's wake_of_ bounds.
+  int first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, bool row_only);
   int next_busy(uint32_t from) const;  ///< first non-empty bank queue >= from, or -1
   void issue(const Pick& p, uint64_t t);
   bool schedule();
-  bool move_from(HbmRing<Req>& q, uint32_t movable);  ///< oldest movable request of q
+  /// Moves the oldest request of q whose bank queue has room; the first `skip` entries are
+  /// known to wait for full bank queues (updated).
+  bool move_from(HbmRing<Req>& q, uint32_t movable, size_t& skip);
   void move(HbmRing<Req>& q, size_t i);               ///< q[i] -> its bank queue
   /// While a refresh is due: earliest cycle > t at which a PRE or the REF becomes legal.
   uint64_t refresh_wake(uint64_t t) const;
@@ -180,7 +214,16 @@ class HbmChannelController {
   std::vector<uint16_t> rd_filter_, wr_filter_;  ///< 1024-slot counting filters of pending addrs
   uint32_t nbanks_;
   std::vector<uint64_t> busy_;     ///< bit per bank: command queue not empty
-  std::vector<uint64_t> bank_wake_;  ///< per bank queue: no command legal before this cycle
+  std::vector<BankWake> wake_of_;  ///< per bank queue: lower bounds of its next command
+  /// No RD / WR legal on the channel before this cycle: the channel-scope column-to-column
+  /// distances of HbmTimingParams (rd_rd_s, rd_wr, wr_wr_s, wr_rd_s) from the last RD / WR.
+  uint64_t chan_rd_ = 0, chan_wr_ = 0;
+  uint64_t pick_wake_ = 0;      ///< no bank queue has a legal command before this cycle
+  uint64_t row_pick_wake_ = 0;  ///< no bank queue has a legal ACT/PRE before this cycle
+  /// Leading entries of rq_ / wq_ known to wait for a full bank queue (cleared when a bank
+  /// queue leaves the full state; entries only leave the queues at or after this position).
+  size_t rq_skip_ = 0, wq_skip_ = 0;
+  std::vector<uint32_t> hits_rd_, hits_wr_;  ///< per bank: queued reads / writes to the open row
   uint64_t wake_ = 0;              ///< after a step without progress: next cycle worth processing
   uint32_t rr_ = 0;                ///< round-robin position (last bank queue served)
   uint32_t queued_cmds_ = 0;       ///< commands in all bank queues
