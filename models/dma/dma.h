@@ -16,6 +16,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -59,6 +61,8 @@ class DmaUnit : public QueueUnit {
   DmaConfig cfg_;
   bool functional_;
   std::vector<sc_core::sc_time> channel_free_;
+  /// Bulk path: fastest (read, write) latency seen per (source, destination) 4 GiB region.
+  std::map<std::pair<uint64_t, uint64_t>, std::pair<sc_core::sc_time, sc_core::sc_time>> fastest_;
   std::vector<uint8_t> buffer_;
   uint64_t bytes_ = 0;
 };

@@ -431,7 +431,16 @@ bool HbmChannelController::step() {
   if (!rq_.empty() || !wq_.empty()) progress |= schedule();
   now_ = t + 1;
   wake_ = progress ? t + 1 : std::max(wake, t + 1);
+  if (progress) last_busy_ = t;
   return progress;
+}
+
+void HbmChannelController::rewind_idle(uint64_t t) {
+  if (t >= now_ || t <= last_busy_ || t < ctr_.last_done) return;
+  if (!rq_.empty() || !wq_.empty() || queued_cmds_ > 0 || pending_reads_ > 0 || refresh_due_ > 0)
+    return;
+  now_ = t;
+  wake_ = t;
 }
 
 uint64_t HbmChannelController::refresh_wake(uint64_t t) const {
@@ -482,6 +491,7 @@ void HbmChannelController::fast_forward(uint64_t n, const HbmCounters& d, uint64
   // Shift the clock, every timing constraint and every queued request by T.
   now_ += T;
   wake_ = now_;
+  last_busy_ = now_ - 1;  // the skipped cycles were busy
   tim_.shift(T);
   std::fill(wake_of_.begin(), wake_of_.end(), BankWake{});
   pick_wake_ = row_pick_wake_ = 0;

@@ -116,6 +116,12 @@ class HbmChannelController {
   void advance_to(uint64_t t);
   /// Processes at least one cycle, then skips cycles in which nothing can happen.
   void run_cycle();
+  /// Temporal decoupling: a request may arrive at a cycle t the channel's clock has already
+  /// passed, because another initiator running ahead advanced it. If the channel did nothing
+  /// after t (no command, refresh or completion; nothing queued), its clock is set back to t, so
+  /// the request is served as it would have been in time order; otherwise nothing changes and
+  /// the request waits for the clock (it really queues behind that work).
+  void rewind_idle(uint64_t t);
   /// True when no read is waiting for data (queued reads included).
   bool reads_idle() const { return pending_reads_ == 0; }
 
@@ -233,6 +239,7 @@ class HbmChannelController {
   uint32_t refresh_due_ = 0;       ///< refreshes due, not yet issued
   uint64_t next_refresh_;
   uint64_t now_ = 0;
+  uint64_t last_busy_ = 0;         ///< last cycle in which step() made progress
   uint64_t pending_reads_ = 0;
   uint32_t group_ = 0;
   uint64_t group_pending_ = 0, group_done_ = 0;

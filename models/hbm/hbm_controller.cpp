@@ -155,6 +155,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
     cur.i = i + 1;
     const HbmAddress d = map_.decode(a);
     HbmChannelController& ch = ch_[d.unit];
+    ch.rewind_idle(arrival_cycle);
     ch.advance_to(arrival_cycle);
     while (!ch.has_room(is_write)) ch.run_cycle();
     ch.enqueue(a, d, is_write, group_);
@@ -270,6 +271,7 @@ void HbmController::fast_forward(const std::vector<uint64_t>& todo,
 
 bool HbmController::has_room(uint64_t addr, bool is_write, uint64_t cycle) {
   HbmChannelController& ch = ch_[map_.decode(addr).unit];
+  ch.rewind_idle(cycle);
   ch.advance_to(cycle);
   return ch.has_room(is_write);
 }
@@ -278,6 +280,7 @@ uint64_t HbmController::enqueue(uint64_t addr, bool is_write, uint64_t cycle) {
   const uint64_t a = addr & ~(cfg_.access_bytes() - 1);
   const HbmAddress d = map_.decode(a);
   HbmChannelController& ch = ch_[d.unit];
+  ch.rewind_idle(cycle);
   ch.advance_to(cycle);
   ch.enqueue(a, d, is_write, 0);
   return ch.now();

@@ -9,7 +9,9 @@
 //   (waiting for room when a queue is full, so all banks and channels work in parallel) and runs
 //   the touched channels until the stream's requests are done.
 // Each channel keeps its own clock; a request that arrives at a channel whose clock is already
-// past its arrival cycle (an out-of-order initiator) is taken at the channel's current cycle.
+// past its arrival cycle (an out-of-order initiator under temporal decoupling) is served at its
+// arrival if the channel did nothing since (HbmChannelController::rewind_idle), else at the
+// channel's current cycle.
 #pragma once
 
 #include <cstdint>

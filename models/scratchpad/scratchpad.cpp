@@ -9,7 +9,7 @@ namespace photon {
 
 Scratchpad::Scratchpad(sc_core::sc_module_name name, const ScratchpadConfig& cfg, bool functional)
     : sc_module(name), mem("mem"), cfg_(cfg), timing_(cfg), functional_(functional),
-      port_free_ns_(cfg.ports, 0.0) {
+      ports_(cfg.ports) {
   if (functional_) data_.assign(cfg_.size_bytes(), 0);
   mem.register_b_transport(this, &Scratchpad::b_transport);
   mem.register_transport_dbg(this, &Scratchpad::transport_dbg);
@@ -32,11 +32,12 @@ void Scratchpad::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     return;
   }
   const double now = (sc_core::sc_time_stamp() + delay).to_seconds() * 1e9;
-  auto port = std::min_element(port_free_ns_.begin(), port_free_ns_.end());
-  const double start = std::max(now, *port);
   const double busy =
       double(timing_.strided_cycles(off, shape.row_bytes, shape.stride, shape.rows)) / cfg_.clock_ghz;
-  *port = start + busy;
+  auto port = std::min_element(ports_.begin(), ports_.end(), [&](const auto& a, const auto& b) {
+    return a.earliest(now, busy) < b.earliest(now, busy);
+  });
+  const double start = port->reserve(now, busy, sc_core::sc_time_stamp().to_seconds() * 1e9);
   stats_.add_busy(start, start + busy);
   delay += sc_core::sc_time(start - now + busy + cfg_.latency_cycles / cfg_.clock_ghz, sc_core::SC_NS);
   if (functional_ && gp.get_data_ptr()) {  // null data: timing only

@@ -1,6 +1,8 @@
 // Scratchpad: banked on-chip SRAM as a TLM-2.0 target (`mem`, offsets 0..size_bytes).
 //
-// Timing per transaction: start = max(now + delay, free time of the least-busy port);
+// Timing per transaction: start = the earliest time >= now + delay at which some port is free
+// for `busy` (PortCalendar: initiators running ahead under temporal decoupling reserve out of
+// order);
 //   busy = ScratchpadTiming::strided_cycles(offset, row, stride, rows) / clock_ghz
 // (one row for a plain transaction; rows of a StreamExtension stream, platform/noc/
 // stream_extension.h). A null data pointer makes a transaction timing-only.
@@ -20,6 +22,7 @@
 #include "models/scratchpad/scratchpad_config.h"
 #include "models/scratchpad/scratchpad_timing.h"
 #include "platform/engine.h"
+#include "platform/noc/port_calendar.h"
 #include "platform/stats/stats.h"
 
 namespace photon {
@@ -44,7 +47,7 @@ class Scratchpad : public sc_core::sc_module {
   ScratchpadTiming timing_;
   bool functional_;
   std::vector<uint8_t> data_;
-  std::vector<double> port_free_ns_;
+  std::vector<PortCalendar> ports_;  ///< per port: reservations (out of order under decoupling)
   UnitStats stats_;
   uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };

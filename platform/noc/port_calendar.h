@@ -22,13 +22,8 @@ class PortCalendar {
     size_t drop = 0;
     while (drop < busy_.size() && busy_[drop].second <= now) ++drop;
     busy_.erase(busy_.begin(), busy_.begin() + long(drop));
-    double s = at;
     size_t i = 0;
-    for (; i < busy_.size(); ++i) {
-      if (busy_[i].second <= s) continue;      // ends before the candidate start
-      if (busy_[i].first >= s + dur) break;    // the gap before it is long enough
-      s = busy_[i].second;                     // overlaps: try after it
-    }
+    const double s = fit(at, dur, i);
     // Insert [s, s + dur) before busy_[i], merging with touching neighbours.
     const double e = s + dur;
     if (i > 0 && busy_[i - 1].second == s) {
@@ -44,10 +39,26 @@ class PortCalendar {
     }
     return s;
   }
+  /// The start reserve(at, dur, ...) would give, without reserving.
+  double earliest(double at, double dur) const {
+    size_t i = 0;
+    return fit(at, dur, i);
+  }
   /// End of the latest reservation (0 if none), ns.
   double last_end() const { return busy_.empty() ? 0.0 : busy_.back().second; }
 
  private:
+  /// First fit at or after `at`; `i`: index of the first reservation after the gap.
+  double fit(double at, double dur, size_t& i) const {
+    double s = at;
+    for (i = 0; i < busy_.size(); ++i) {
+      if (busy_[i].second <= s) continue;    // ends before the candidate start
+      if (busy_[i].first >= s + dur) break;  // the gap before it is long enough
+      s = busy_[i].second;                   // overlaps: try after it
+    }
+    return s;
+  }
+
   std::vector<std::pair<double, double>> busy_;  ///< sorted, disjoint [start, end), ns
 };
 
