@@ -188,3 +188,19 @@ TEST(HbmAddress, BadMappingIsAnError) {
 }
 
 }  // namespace
+
+// Temporal decoupling: a channel whose clock another initiator advanced while it stayed idle
+// serves an earlier request at its arrival (closed-bank latency from the arrival); a channel that
+// did work after that arrival makes it wait behind that work.
+TEST(HbmController, IdleChannelServesAnEarlierArrivalInTimeOrder) {
+  auto cfg = preset("hbm2");
+  cfg.refresh_enabled = false;
+  photon::HbmController hbm(cfg);
+  const auto& m = hbm.address_map();
+  const uint64_t ab = cfg.access_bytes(), burst = cfg.burst_cycles();
+  const uint64_t a = m.encode(1, 0, 2, 3, 100, 5), b = m.encode(1, 0, 1, 0, 300, 0);
+  EXPECT_TRUE(hbm.has_room(a, false, 5000));  // advances the idle channel to 5000
+  EXPECT_EQ(hbm.access(a, ab, false, 100) - 100, 1 + cfg.tRCD + cfg.CL + burst);
+  // Channel 1 has now served a read around cycle 100; a request at 50 waits for that work.
+  EXPECT_GT(hbm.access(b, ab, false, 50), 50 + 1 + cfg.tRCD + cfg.CL + burst);
+}
