@@ -22,10 +22,13 @@ void ControlBus::fail(tlm::tlm_generic_payload& gp, tlm::tlm_response_status st,
 void ControlBus::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   delay += latency_;
   uint64_t addr = gp.get_address();
-  char where[64];
-  std::snprintf(where, sizeof where, "control-bus address 0x%llx", (unsigned long long)addr);
+  auto where = [addr] {  // formatted only on the error paths
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "control-bus address 0x%llx", (unsigned long long)addr);
+    return std::string(buf);
+  };
   if (gp.get_data_length() != 4 || gp.get_byte_enable_ptr()) {
-    fail(gp, tlm::TLM_BURST_ERROR_RESPONSE, std::string("non-32-bit access at ") + where);
+    fail(gp, tlm::TLM_BURST_ERROR_RESPONSE, "non-32-bit access at " + where());
     return;
   }
   for (RegisterBlock* b : blocks_) {
@@ -47,7 +50,7 @@ void ControlBus::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  fail(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE, std::string("access to unmapped ") + where);
+  fail(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE, "access to unmapped " + where());
 }
 
 }  // namespace photon

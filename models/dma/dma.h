@@ -35,7 +35,7 @@ class DmaUnit : public QueueUnit {
 
   uint64_t bytes_copied() const { return bytes_; }
   /// Bulk path: bursts simulated exactly before the streams, to measure the round trip.
-  static constexpr uint64_t kMeasuredBursts = 8;
+  static constexpr uint64_t kMeasuredBursts = 4;
 
  protected:
   Timing execute(const pcs::Command& c, uint32_t index) override;

@@ -16,7 +16,7 @@ struct DmaConfig {
   uint32_t setup_cycles = 20;        ///< descriptor fetch/decode overhead per copy, cycles
   double energy_pj_per_byte = 0.05;  ///< engine datapath energy, pJ/byte
   /// Copies of at least this many bytes take the bulk path (README "Bulk copies"): the first
-  /// 8 bursts exact, the rest as one stream per side; 0 = every burst exact. Bytes.
+  /// 4 bursts exact, the rest as one stream per side; 0 = every burst exact. Bytes.
   uint64_t bulk_bytes = 262144;
 
   void declare(ParamSet& ps, const std::string& p) {
