@@ -35,6 +35,22 @@ const char* status_name(RunOutcome::Status s) {
   return "error";
 }
 
+/// Checks, before any simulation, that `dir` is a directory or can be created as one: it and each
+/// existing ancestor must be a directory. Throws Error naming --dump-outputs and the offending path.
+void check_dump_dir(const std::string& dir) {
+  std::error_code ec;
+  for (std::filesystem::path p = dir; !p.empty(); p = p.parent_path()) {
+    const auto st = std::filesystem::status(p, ec);
+    if (st.type() == std::filesystem::file_type::not_found || ec) {
+      if (p == p.parent_path()) break;
+      continue;
+    }
+    if (st.type() != std::filesystem::file_type::directory)
+      throw Error("--dump-outputs " + dir + ": '" + p.string() + "' exists and is not a directory");
+    return;
+  }
+}
+
 int run(const RunOptions& o) {
   const double t0 = wall_seconds();
   // Output files are checked before any simulation: a bad path costs nothing.
@@ -43,8 +59,7 @@ int run(const RunOptions& o) {
   if (!o.report.empty() && !o.trace.empty() &&
       std::filesystem::weakly_canonical(o.report) == std::filesystem::weakly_canonical(o.trace))
     throw Error("--report and --trace name the same file: " + o.report);
-  if (!o.dump_dir.empty() && std::filesystem::exists(o.dump_dir) && !std::filesystem::is_directory(o.dump_dir))
-    throw Error("--dump-outputs: not a directory").with_context(o.dump_dir);
+  if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
   std::vector<std::string> sets = o.config.sets;
   if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
   PlatformConfig cfg = load_platform_config(o.config.file, sets);
@@ -57,6 +72,15 @@ int run(const RunOptions& o) {
     if (auto kv = parse_shape_arg(s); !copts.shapes.insert(kv).second)
       throw Error("--shape " + s + ": input '" + kv.first + "' is given more than once");
   CompiledWorkload w = compile_workload(o.workload, cfg, copts);
+  // Host fallbacks are costed, not computed: a functional run would report wrong outputs.
+  if (functional && !w.unsupported.empty()) {
+    std::string nodes;
+    for (const auto& u : w.unsupported)
+      nodes += (nodes.empty() ? "" : "; ") + ("node '" + u.value("name", "") + "' (" + u.value("op", "") + ", " +
+                                             u.value("reason", "") + ")");
+    throw Error("functional mode cannot compute " + nodes + ": host fallback is timing-only")
+        .with_context(o.workload);
+  }
 
   // Inputs are read and checked before the simulation starts: a bad file costs no simulation.
   std::map<std::string, std::vector<float>> input_data;
@@ -68,10 +92,28 @@ int run(const RunOptions& o) {
     for (const auto& in : w.inputs)
       if (in.name == name) b = &in;
     if (!b) throw Error("--input " + name + ": the workload has no input of that name");
+    if (input_data.count(name)) throw Error("--input " + arg + ": input '" + name + "' is given more than once");
     input_data[name] = read_input_tensor(arg.substr(eq + 1), *b);
   }
+  // Inputs without --input keep the all-zero HBM contents: said once per input, and in the report.
+  std::vector<std::string> input_notes;
+  if (functional)
+    for (const auto& in : w.inputs)
+      if (!input_data.count(in.name)) input_notes.push_back("input '" + in.name + "' not given: all zeros");
   if (!o.dump_dir.empty() && w.outputs.empty())
     throw Error("--dump-outputs: this workload has no named output tensors");
+  // Two outputs whose names sanitize to the same file would overwrite each other.
+  if (!o.dump_dir.empty()) {
+    std::map<std::string, std::string> file_of;
+    for (const auto& t : w.outputs) {
+      const std::string file = sanitize_file_name(t.name) + ".pb";
+      auto [it, fresh] = file_of.emplace(file, t.name);
+      if (!fresh)
+        throw Error("--dump-outputs: outputs '" + it->second + "' and '" + t.name + "' would both be written to " +
+                    (std::filesystem::path(o.dump_dir) / file).string());
+    }
+  }
+  for (const auto& note : input_notes) std::fprintf(stderr, "note: %s\n", note.c_str());
 
   // Physical optical numerics: the outputs are compared with an ideal-numerics run of the same
   // workload (forked before this process elaborates its own platform).
@@ -105,6 +147,7 @@ int run(const RunOptions& o) {
   report["workload_info"] = w.info;
   report["workload_info"]["frontend"] = w.frontend;
   report["workload_info"]["commands"] = w.program.commands.size();
+  for (const auto& note : input_notes) report["workload_info"]["functional_notes"].push_back(note);
   report["mode"] = cfg.sim.mode;
   report["simulated_time_ns"] = out.simulated_time_ns;
   report["wall_time_s"] = wall;
@@ -113,7 +156,9 @@ int run(const RunOptions& o) {
   if (w.frontend == "heir") report["fhe"] = fhe_summary(report["ops"]);
 
   if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty()) {
-    std::filesystem::create_directories(o.dump_dir);
+    std::error_code ec;
+    std::filesystem::create_directories(o.dump_dir, ec);
+    if (ec) throw Error("--dump-outputs: cannot create the directory: " + ec.message()).with_context(o.dump_dir);
     nlohmann::json dumped = nlohmann::json::array();
     for (const auto& t : w.outputs) {
       std::string file = (std::filesystem::path(o.dump_dir) / (sanitize_file_name(t.name) + ".pb")).string();
@@ -122,7 +167,7 @@ int run(const RunOptions& o) {
     }
     report["outputs"] = dumped;
     if (!w.functional_exact)
-      report["outputs_note"] = "some ops fell back to the host and were not computed: outputs are not exact";
+      report["outputs_note"] = "some tensors have no data in the model: outputs are not exact";
   }
   if (compare_ideal && out.status == RunOutcome::Status::Done) {
     TensorValues physical;
@@ -159,8 +204,8 @@ int run(const RunOptions& o) {
     }
   }
   if (functional && !w.functional_exact && !o.quiet)
-    std::fprintf(stderr, "photon: warning: some ops ran as host fallbacks and were not computed; "
-                         "functional outputs are not exact (see the report's unsupported list)\n");
+    std::fprintf(stderr, "photon: warning: some tensors have no data in the model; functional outputs "
+                         "are not exact (see the report's workload_info.functional_notes)\n");
   if (out.status != RunOutcome::Status::Done) {
     std::fprintf(stderr, "photon: error: %s\n", out.message.c_str());
     return 1;

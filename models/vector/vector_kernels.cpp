@@ -142,6 +142,7 @@ Window2d window_of(const pcs::Vector& v) {
   g.c = hw ? v.n / hw : 0;
   g.h = v.h; g.w = v.w; g.oh = v.oh; g.ow = v.ow; g.kh = v.kh; g.kw = v.kw;
   g.sh = v.sh; g.sw = v.sw; g.pad_top = v.pad_top; g.pad_left = v.pad_left;
+  g.dh = v.dilation_h(); g.dw = v.dilation_w();
   return g;
 }
 
@@ -192,9 +193,9 @@ void im2col(const float* x, float* y, const Window2d& g) {
       for (uint32_t j = 0; j < g.kw; ++j) {
         float* yr = y + ((c * g.kh + i) * g.kw + j) * cols;
         for (uint32_t oy = 0; oy < g.oh; ++oy) {
-          const int64_t iy = int64_t(oy) * g.sh - g.pad_top + i;
+          const int64_t iy = int64_t(oy) * g.sh - g.pad_top + int64_t(i) * g.dh;
           for (uint32_t ox = 0; ox < g.ow; ++ox) {
-            const int64_t ix = int64_t(ox) * g.sw - g.pad_left + j;
+            const int64_t ix = int64_t(ox) * g.sw - g.pad_left + int64_t(j) * g.dw;
             const bool in = iy >= 0 && iy < g.h && ix >= 0 && ix < g.w;
             yr[uint64_t(oy) * g.ow + ox] = in ? x[(c * g.h + uint64_t(iy)) * g.w + uint64_t(ix)] : 0.0f;
           }

@@ -45,6 +45,7 @@ struct Window2d {
   uint64_t c = 0;
   uint32_t h = 0, w = 0, oh = 0, ow = 0, kh = 0, kw = 0, sh = 1, sw = 1, pad_top = 0,
            pad_left = 0;
+  uint32_t dh = 1, dw = 1;  ///< im2col tap spacing (ONNX Conv dilations); pooling ignores it
 };
 Window2d window_of(const pcs::Vector& v);
 
@@ -52,8 +53,8 @@ Window2d window_of(const pcs::Vector& v);
 void max_pool(const float* x, float* y, const Window2d& g);
 /// AveragePool: sum of in-image elements / (count_include_pad ? kh*kw : in-image count).
 void avg_pool(const float* x, float* y, const Window2d& g, bool count_include_pad);
-/// im2col: y[(c*kh + i)*kw + j][oy*ow + ox] = x[c][oy*sh - pad_top + i][ox*sw - pad_left + j],
-/// 0 outside the image (Caffe / ONNX reference order).
+/// im2col: y[(c*kh + i)*kw + j][oy*ow + ox] = x[c][oy*sh - pad_top + i*dh][ox*sw - pad_left + j*dw],
+/// 0 outside the image (Caffe / ONNX reference order; dh, dw: ONNX Conv dilations).
 void im2col(const float* x, float* y, const Window2d& g);
 /// y (inner x rows) = transpose of x (rows x inner).
 void transpose(const float* x, float* y, uint64_t rows, uint32_t inner);

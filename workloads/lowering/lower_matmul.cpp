@@ -9,8 +9,13 @@
 namespace photon::lowering {
 namespace {
 
+/// One 2-D convolution of a C x H x W image (ONNX Conv, docs/Operators.md): kernel kh x kw with
+/// taps dh, dw apart (dilations), strides sh, sw, top/left padding pt, pl, output OH x OW.
 struct ConvGeom {
-  int64_t C = 0, H = 0, W = 0, kh = 1, kw = 1, sh = 1, sw = 1, pt = 0, pl = 0, OH = 0, OW = 0;
+  int64_t C = 0, H = 0, W = 0, kh = 1, kw = 1, sh = 1, sw = 1, pt = 0, pl = 0, OH = 0, OW = 0, dh = 1, dw = 1;
+  /// Input rows / columns one kernel window spans: dilation * (k - 1) + 1.
+  int64_t ext_h() const { return dh * (kh - 1) + 1; }
+  int64_t ext_w() const { return dw * (kw - 1) + 1; }
 };
 
 /// One GEMM problem: Y = alpha * A[M x K] * B[K x N] (+ bias[N]) (+ beta * Cadd), fp32, in HBM.
@@ -55,7 +60,7 @@ struct Layout {
 /// 1x1 kernel, stride 1, no padding: GEMM reads the input band directly (no im2col).
 bool pointwise(const ConvGeom& g) { return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0; }
 
-int64_t band_rows(const ConvGeom& g, int64_t rows) { return std::min(g.H, (rows - 1) * g.sh + g.kh); }
+int64_t band_rows(const ConvGeom& g, int64_t rows) { return std::min(g.H, (rows - 1) * g.sh + g.ext_h()); }
 
 /// Bytes of one slot and of the whole arrangement for tile sizes t.
 void size_tiling(const MmProblem& p, Tiling& t) {
@@ -229,7 +234,7 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
           const int64_t c0 = k0 / (cg.kh * cg.kw), cc = kt / (cg.kh * cg.kw);
           const int64_t r0 = oy0 * cg.sh - cg.pt;
           const int64_t ra = std::max<int64_t>(0, r0);
-          const int64_t rb = std::min(cg.H, r0 + (rows - 1) * cg.sh + cg.kh);
+          const int64_t rb = std::min(cg.H, r0 + (rows - 1) * cg.sh + cg.ext_h());
           const int64_t bh = rb - ra;
           const uint32_t in = slot + L.a_in;
           if (bh > 0)
@@ -255,6 +260,7 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
             v.sw = static_cast<uint8_t>(cg.sw);
             v.pad_top = static_cast<uint8_t>(std::max<int64_t>(0, -r0));
             v.pad_left = static_cast<uint8_t>(cg.pl);
+            v.dilation = pcs::Vector::pack_dilation(static_cast<uint32_t>(cg.dh), static_cast<uint32_t>(cg.dw));
             s.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
             g.a = slot + L.a;
           }
@@ -406,8 +412,9 @@ std::string lower_conv(Ctx& c) {
   const TensorInfo& w = c.t(n.inputs.at(1));
   const TensorInfo& y = c.t(n.outputs.at(0));
   if (x.shape.size() != 4 || w.shape.size() != 4) throw Unsupported{"only 2-D convolution (4-D tensors)"};
-  for (auto d : attr_is(n, "dilations", {1, 1}))
-    if (d != 1) throw Unsupported{"dilation > 1"};
+  const auto dil = attr_is(n, "dilations", {1, 1});
+  for (auto d : dil)
+    if (d > 16) throw Unsupported{"dilation > 16 (beyond the vector unit's im2col dilation field)"};
   const int64_t group = attr_i(n, "group", 1);
   ConvGeom cg;
   cg.C = x.shape[1] / group;
@@ -415,6 +422,8 @@ std::string lower_conv(Ctx& c) {
   cg.W = x.shape[3];
   cg.kh = w.shape[2];
   cg.kw = w.shape[3];
+  cg.dh = dil.at(0);
+  cg.dw = dil.at(1);
   auto strides = attr_is(n, "strides", {1, 1});
   cg.sh = strides.at(0);
   cg.sw = strides.at(1);
@@ -426,8 +435,8 @@ std::string lower_conv(Ctx& c) {
     cg.pt = pads.at(0);
     cg.pl = pads.at(1);
   } else if (auto_pad != "VALID") {
-    int64_t th = std::max<int64_t>(0, (cg.OH - 1) * cg.sh + cg.kh - cg.H);
-    int64_t tw = std::max<int64_t>(0, (cg.OW - 1) * cg.sw + cg.kw - cg.W);
+    int64_t th = std::max<int64_t>(0, (cg.OH - 1) * cg.sh + cg.ext_h() - cg.H);
+    int64_t tw = std::max<int64_t>(0, (cg.OW - 1) * cg.sw + cg.ext_w() - cg.W);
     cg.pt = auto_pad == "SAME_LOWER" ? (th + 1) / 2 : th / 2;
     cg.pl = auto_pad == "SAME_LOWER" ? (tw + 1) / 2 : tw / 2;
   }
@@ -464,8 +473,9 @@ std::string lower_conv(Ctx& c) {
       emit_problem(c, pl, q, t, L, instance++, out_tiles, wt, st);
     }
   pl.finish();
-  return detail(fmt::format("{} {}x{} s{} g{}; ", pointwise(cg) ? "pointwise" : "im2col", cg.kh, cg.kw, cg.sh, group),
-                p, t, st);
+  std::string head = fmt::format("{} {}x{} s{} g{}", pointwise(cg) ? "pointwise" : "im2col", cg.kh, cg.kw, cg.sh, group);
+  if (cg.dh != 1 || cg.dw != 1) head += fmt::format(" d{}x{}", cg.dh, cg.dw);
+  return detail(head + "; ", p, t, st);
 }
 
 std::string lower_gemm(Ctx& c) {

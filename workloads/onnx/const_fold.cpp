@@ -312,6 +312,9 @@ Shape reshape_target(const Shape& in, const Shape& spec, bool allowzero) {
   if (infer >= 0) {
     if (known == 0 || n % known) throw Error("Reshape: cannot infer -1 for " + shape_str(in) + " -> " + shape_str(spec));
     out[static_cast<size_t>(infer)] = n / known;
+  } else if (known != n) {
+    throw Error("Reshape: target shape " + shape_str(out) + " has " + std::to_string(known) + " elements, input " +
+                shape_str(in) + " has " + std::to_string(n));
   }
   return out;
 }

@@ -80,6 +80,7 @@ const std::vector<Field<Vector>>& vector_fields() {
       PCS_INT(Vector, pad_top, Dec, false),
       PCS_INT(Vector, pad_left, Dec, false),
       PCS_INT(Vector, count_include_pad, Dec, false),
+      PCS_INT(Vector, dilation, Dec, false),
   };
   return t;
 }

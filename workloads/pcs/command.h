@@ -105,6 +105,13 @@ struct Vector {
   uint16_t h = 0, w = 0, oh = 0, ow = 0;  ///< pooling geometry
   uint8_t kh = 0, kw = 0, sh = 1, sw = 1, pad_top = 0, pad_left = 0;
   uint8_t count_include_pad = 0;
+  /// im2col tap spacing (ONNX Conv `dilations`) minus one: bits 0-3 rows (dh - 1), bits 4-7
+  /// columns (dw - 1); 0 = adjacent taps. See dilation_h()/dilation_w().
+  uint8_t dilation = 0;
+  uint32_t dilation_h() const { return (dilation & 0xfu) + 1; }
+  uint32_t dilation_w() const { return (dilation >> 4) + 1; }
+  /// Packs dh, dw (each 1..16) into `dilation`.
+  static uint8_t pack_dilation(uint32_t dh, uint32_t dw) { return static_cast<uint8_t>((dh - 1) | ((dw - 1) << 4)); }
 };
 
 /// Semaphore signal/wait executed in order within `queue`.

@@ -56,6 +56,60 @@ TEST(LoweringConv, GroupedStridedPaddedWithBias) {
   run_conv(cc, small_config(), true);
 }
 
+// Naive direct convolution (ONNX Conv, docs/Operators.md) with per-axis strides s, dilations d and
+// pads {top, left, bottom, right}: y[n,m,oy,ox] = b[m] + sum x[n, g*Cg + c, oy*sh - pt + i*dh,
+// ox*sw - pl + j*dw] * w[m,c,i,j], out-of-image taps 0; OH = (H + pt + pb - (dh*(KH-1)+1)) / sh + 1.
+std::vector<float> ref_conv_dilated(const std::vector<float>& x, const std::vector<int64_t>& xs,
+                                    const std::vector<float>& w, const std::vector<int64_t>& ws,
+                                    const std::vector<float>& bias, int64_t group, std::vector<int64_t> s,
+                                    std::vector<int64_t> d, std::vector<int64_t> p, std::vector<int64_t>& ys) {
+  const int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3], M = ws[0], Cg = ws[1], KH = ws[2], KW = ws[3];
+  const int64_t OH = (H + p[0] + p[2] - (d[0] * (KH - 1) + 1)) / s[0] + 1;
+  const int64_t OW = (W + p[1] + p[3] - (d[1] * (KW - 1) + 1)) / s[1] + 1;
+  ys = {N, M, OH, OW};
+  std::vector<float> y(N * M * OH * OW);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t oy = 0; oy < OH; ++oy)
+        for (int64_t ox = 0; ox < OW; ++ox) {
+          double acc = bias[m];
+          for (int64_t c = 0; c < Cg; ++c)
+            for (int64_t i = 0; i < KH; ++i)
+              for (int64_t j = 0; j < KW; ++j) {
+                const int64_t iy = oy * s[0] - p[0] + i * d[0], ix = ox * s[1] - p[1] + j * d[1];
+                if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                acc += double(x[((n * C + m / (M / group) * Cg + c) * H + iy) * W + ix]) *
+                       w[((m * Cg + c) * KH + i) * KW + j];
+              }
+          y[((n * M + m) * OH + oy) * OW + ox] = float(acc);
+        }
+  return y;
+}
+
+TEST(LoweringConv, DilatedGroupedStridedAsymmetricPads) {
+  // dilations [2,1], group 2, strides [2,1], pads [1,2,0,1]: x 2x4x9x8, w 6x2x3x2 -> y 2x6x3x10.
+  for (const PlatformConfig& cfg : {PlatformConfig(), small_config()}) {
+    GraphBuilder b;
+    b.input("x", {2, 4, 9, 8});
+    b.weight("w", {6, 2, 3, 2});
+    b.weight("b", {6});
+    std::vector<int64_t> ys;
+    auto want = ref_conv_dilated(b.inputs["x"], {2, 4, 9, 8}, b.g.tensors["w"].data, {6, 2, 3, 2},
+                                 b.g.tensors["b"].data, 2, {2, 1}, {2, 1}, {1, 2, 0, 1}, ys);
+    ASSERT_EQ(ys, (std::vector<int64_t>{2, 6, 3, 10}));
+    b.tensor("y", ys);
+    b.g.outputs = {"y"};
+    b.node("Conv", "conv", {"x", "w", "b"}, {"y"},
+           Attrs{{"group", int64_t{2}}, {"strides", std::vector<int64_t>{2, 1}},
+                 {"dilations", std::vector<int64_t>{2, 1}}, {"pads", std::vector<int64_t>{1, 2, 0, 1}},
+                 {"kernel_shape", std::vector<int64_t>{3, 2}}});
+    lowering::LoweringResult r;
+    auto got = run_graph(b, cfg, &r, false, 7);
+    EXPECT_TRUE(r.unsupported.empty());
+    expect_close(got["y"], want);
+  }
+}
+
 TEST(LoweringConv, Depthwise) {
   run_conv({{1, 4, 9, 9}, {4, 1, 3, 3}, 4, 1, 1, false}, PlatformConfig(), false);
   run_conv({{1, 4, 9, 9}, {4, 1, 3, 3}, 4, 1, 1, true}, small_config(), true);

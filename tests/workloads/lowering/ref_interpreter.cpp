@@ -191,7 +191,8 @@ void RefMachine::vector(const pcs::Vector& v) {
           for (uint32_t kj = 0; kj < v.kw; ++kj)
             for (uint32_t oy = 0; oy < v.oh; ++oy)
               for (uint32_t ox = 0; ox < v.ow; ++ox) {
-                int64_t iy = int64_t(oy) * v.sh - v.pad_top + ki, ix = int64_t(ox) * v.sw - v.pad_left + kj;
+                int64_t iy = int64_t(oy) * v.sh - v.pad_top + int64_t(ki) * v.dilation_h();
+                int64_t ix = int64_t(ox) * v.sw - v.pad_left + int64_t(kj) * v.dilation_w();
                 float val = (iy >= 0 && iy < v.h && ix >= 0 && ix < v.w) ? x[uint64_t(c) * hw + iy * v.w + ix] : 0.0f;
                 d[((uint64_t(c) * v.kh + ki) * v.kw + kj) * ohw + uint64_t(oy) * v.ow + ox] = val;
               }

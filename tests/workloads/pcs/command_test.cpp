@@ -156,9 +156,9 @@ TEST(PcsCommand, VectorOffsets) {
 
 TEST(PcsCommand, LayoutTableMatchesDocumentedOffsets) {
   const auto v = detail::payload_layout(Opcode::Vector);
-  ASSERT_EQ(v.size(), 21u);
-  EXPECT_EQ(v.back().name, "count_include_pad");
-  EXPECT_EQ(v.back().offset, 62u);
+  ASSERT_EQ(v.size(), 22u);
+  EXPECT_EQ(v.back().name, "dilation");
+  EXPECT_EQ(v.back().offset, 63u);
   const auto d = detail::payload_layout(Opcode::DmaCopy);
   EXPECT_EQ(d.back().offset + d.back().bytes, 64u);
   EXPECT_TRUE(detail::payload_layout(Opcode::End).empty());
@@ -260,9 +260,10 @@ TEST(PcsCommand, DecodeRejectsMalformed) {
   b[2] = 1;
   EXPECT_THAT(decode_error(b), HasSubstr("reserved byte 2 (queue)"));
 
+  // Vector byte 63 is the im2col dilation field (no reserved payload byte left): any value decodes.
   b = enc(make_vector(Vector{}));
-  b[63] = 0x80;
-  EXPECT_THAT(decode_error(b), HasSubstr("reserved byte 63 is 0x80"));
+  b[63] = 0x10;
+  EXPECT_EQ(std::get<Vector>(decode(b.data()).body).dilation_w(), 2u);
 }
 
 TEST(PcsCommand, EncodeRejectsInconsistentCommands) {
