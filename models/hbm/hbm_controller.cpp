@@ -127,7 +127,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   for (uint64_t i = 0; i < n; ++i) {
     if (reuse && i == edge) {
       const std::vector<uint64_t> todo = unit_counts(s, cur, n - edge);
-      if (probes_ready(todo, known->second)) {
+      if (probes_ready(todo, known->second, true)) {
         fast_forward(todo, known->second, arrival_cycle);
         ++ff_reuses_;
         seek(s, cur, n - edge);
@@ -138,7 +138,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
     if (ff && i > w0 && (refresh ? pending == 0 : i == w1)) {
       if (i + period + tail <= n) {
         const std::vector<uint64_t> todo = unit_counts(s, cur, n - tail);
-        if (probes_ready(todo, probe_)) {
+        if (probes_ready(todo, probe_, false)) {
           fast_forward(todo, probe_, arrival_cycle);
           rates_[key] = probe_;
           seek(s, cur, n - tail);
@@ -239,8 +239,19 @@ void HbmController::calibrate(const HbmStream& s, bool is_write) {
   ++calibrations_;
 }
 
-bool HbmController::probes_ready(const std::vector<uint64_t>& todo,
-                                 std::vector<Probe>& probes) const {
+bool HbmController::probes_ready(const std::vector<uint64_t>& todo, std::vector<Probe>& probes,
+                                 bool donor) const {
+  // The window must have kept a unit saturated (its clock moved while it took requests).
+  auto saturated = [&](const Probe& p) {
+    return p.state == Probe::kClosed && p.accesses >= cfg_.columns && p.end_cycle > p.cycle;
+  };
+  const Probe* spare = nullptr;
+  if (donor)
+    for (const Probe& p : probes)
+      if (saturated(p)) {
+        spare = &p;
+        break;
+      }
   for (uint32_t u = 0; u < units(); ++u) {
     if (todo[u] == 0) continue;
     Probe& p = probes[u];
@@ -249,9 +260,9 @@ bool HbmController::probes_ready(const std::vector<uint64_t>& todo,
       p.end_cycle = ch_[u].now();
       p.end_ctr = ch_[u].counters();
     }
-    // The window must have kept this unit saturated (its clock moved while it took requests).
-    if (p.state != Probe::kClosed || p.accesses < cfg_.columns || p.end_cycle <= p.cycle)
-      return false;
+    if (saturated(p)) continue;
+    if (!spare) return false;
+    p = *spare;  // a unit this shape's calibration did not reach moves like one it did
   }
   return true;
 }

@@ -122,7 +122,11 @@ class HbmController {
   std::vector<uint64_t> unit_counts(const HbmStream& s, Cursor c, uint64_t to) const;
   /// Closes still-open windows (no refresh) of the units in `todo` and checks every unit with
   /// work was sampled saturated (its clock moved while it took at least `columns` requests).
-  bool probes_ready(const std::vector<uint64_t>& todo, std::vector<Probe>& probes) const;
+  /// `donor`: a unit without a saturated window takes the first saturated unit's (a strided
+  /// stream at another phase reaches units its shape's calibration did not); the probes vector
+  /// keeps it.
+  bool probes_ready(const std::vector<uint64_t>& todo, std::vector<Probe>& probes,
+                    bool donor) const;
   /// Advances every unit with todo[u] > 0 to the stream's arrival cycle, then at the rates of
   /// probes[u].
   void fast_forward(const std::vector<uint64_t>& todo, const std::vector<Probe>& probes,
