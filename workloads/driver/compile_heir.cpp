@@ -20,7 +20,10 @@ CompiledWorkload compile_heir(const std::string& path, const PlatformConfig& cfg
     throw;
   }
   if (!p.warnings.empty())
-    for (const auto& wmsg : p.warnings) std::fprintf(stderr, "photon: warning: %s: %s\n", path.c_str(), wmsg.c_str());
+    for (const auto& wmsg : p.warnings) {  // located warnings ("path:line:col: ...") already name the file
+      if (wmsg.rfind(path + ":", 0) == 0) std::fprintf(stderr, "photon: warning: %s\n", wmsg.c_str());
+      else std::fprintf(stderr, "photon: warning: %s: %s\n", path.c_str(), wmsg.c_str());
+    }
   for (const auto& u : p.unsupported)
     w.unsupported.push_back({{"op", u.op}, {"location", u.location}, {"reason", u.reason}});
   std::map<std::string, int> counts;

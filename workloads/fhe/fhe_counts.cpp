@@ -30,6 +30,10 @@ uint32_t rotation_galois(int64_t r, uint32_t log_n) {
   return uint32_t(g);
 }
 
+bool fhe_rotation_is_identity(const FheOp& op) {
+  return op.kind == FheOpKind::Rotate && op.log_n >= 1 && op.rotation % (int64_t(1) << (op.log_n - 1)) == 0;
+}
+
 namespace {
 
 /// ModUp + inner product + ModDown up to the subtraction, and the P^-1 multiply (2 polys).
@@ -148,6 +152,7 @@ FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc) {
       c = with_key(c, 1);
       break;
     case FheOpKind::Rotate: case FheOpKind::Conjugate:
+      if (fhe_rotation_is_identity(op)) break;  // X -> X: nothing to do
       c = key_switch_core(K, A, beta, N);
       c.modadds += K * N;
       c.automorph_elems = 2 * K * N;

@@ -75,6 +75,9 @@ bool uses_key(FheOpKind k) {
          k == FheOpKind::KeySwitch || k == FheOpKind::HoistedRotate || k == FheOpKind::Bootstrap;
 }
 
+/// uses_key() of the op, except identity rotations (no key switch).
+bool needs_key(const FheOp& op) { return uses_key(op.kind) && !fhe_rotation_is_identity(op); }
+
 class Lowerer {
  public:
   Lowerer(const FheProgram& p, const PlatformConfig& cfg) : src_(p), cfg_(cfg), fc_(cfg.fhe) {}
@@ -220,7 +223,7 @@ void Lowerer::plan(const std::vector<FheOp>& ops) {
     l_max = std::max(l_max, op.max_level);
     a_max_ = std::max(a_max_, op.alpha);
     dnum_max_ = std::max(dnum_max_, op.dnum);
-    any_key = any_key || uses_key(op.kind);
+    any_key = any_key || needs_key(op);
     hoisted = hoisted || op.kind == FheOpKind::HoistedRotate;
   }
   q_slots_ = l_max + 1;
@@ -287,7 +290,9 @@ void Lowerer::plan(const std::vector<FheOp>& ops) {
             for (uint32_t d = 2; d <= std::max<uint32_t>(o.ct_degree, 2); ++d) { k.galois = 4 * d - 8; add(k); }
             break;
           case FheOpKind::KeySwitch: k.galois = 2; add(k); break;
-          case FheOpKind::Rotate: k.galois = rotation_galois(o.rotation, o.log_n); add(k); break;
+          case FheOpKind::Rotate:
+            if (!fhe_rotation_is_identity(o)) { k.galois = rotation_galois(o.rotation, o.log_n); add(k); }
+            break;
           case FheOpKind::Conjugate: k.galois = uint32_t((uint64_t(2) << o.log_n) - 1); add(k); break;
           case FheOpKind::HoistedRotate:
             for (uint32_t i = 0; i < o.count; ++i) { k.galois = rotation_galois(o.rotation + i, o.log_n); add(k); }
@@ -496,6 +501,7 @@ void Lowerer::lower(const FheOp& op) {
       break;
     }
     case FheOpKind::Rotate:
+      if (fhe_rotation_is_identity(op)) break;  // the result is the input, already in cur_
       key.galois = rotation_galois(op.rotation, op.log_n);
       rotate(c, key.galois, key, cur_);
       break;
@@ -607,6 +613,7 @@ pcs::Program Lowerer::run() {
                                      op.alpha, op.dnum, fhe_digits(op));
     if (op.kind == FheOpKind::Rotate || op.kind == FheOpKind::HoistedRotate)
       detail += fmt::format(" rotation={} galois={}", op.rotation, rotation_galois(op.rotation, op.log_n));
+    if (fhe_rotation_is_identity(op)) detail += " (identity: shift is a multiple of the N/2 slots; no key switch)";
     if (op.kind == FheOpKind::HoistedRotate) detail += fmt::format(" count={}", op.count);
     if (op.kind == FheOpKind::Bootstrap) {
       detail += fmt::format(" cts_levels={} evalmod_levels={} evalmod_hmults={} stc_levels={} bsgs_rotations={}",
@@ -617,7 +624,7 @@ pcs::Program Lowerer::run() {
     }
     if (op.ct_degree > 1 && (op.kind == FheOpKind::Mul || op.kind == FheOpKind::Relinearize))
       detail += fmt::format(" ct_degree={}", op.ct_degree);
-    if (uses_key(op.kind)) detail += fmt::format(" key_bytes={}", fhe_key_bytes(op, fc_));
+    if (needs_key(op)) detail += fmt::format(" key_bytes={}", fhe_key_bytes(op, fc_));
     if (op.kind == FheOpKind::Encrypt || op.kind == FheOpKind::Decrypt) detail += " (client-side: not run)";
     tag_ = out_.add_op({op.name.empty() ? std::string(fhe_op_kind_name(op.kind)) : op.name, kind_string(op.kind), detail});
     with_error_context(where_of(op), [&] { lower(op); });

@@ -71,6 +71,9 @@ FheOp bootstrap_chain(FheOp op, const FheConfig& fc);
 std::vector<FheOp> bootstrap_sequence(const FheOp& op, const FheConfig& fc);
 /// Galois element of a rotation by r slots: 5^r mod 2N (r < 0: 5^(r mod N/2)).
 uint32_t rotation_galois(int64_t r, uint32_t log_n);
+/// True for a Rotate whose shift is a multiple of the N/2 slots (Galois element 1): the identity,
+/// lowered to no command and counted as zero work (no key, no key switch).
+bool fhe_rotation_is_identity(const FheOp& op);
 
 /// Lowers a whole program. Throws Error naming the problem (op and location, or the config key
 /// "scratchpad.size_kib" when the working set does not fit).

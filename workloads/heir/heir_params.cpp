@@ -42,16 +42,21 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
   }
   if (prog->scheme.empty() && sp.present) prog->scheme = sp.key.substr(0, sp.key.find('.'));
 
-  // Every type in the module: aliases, function signatures, op signatures.
-  std::vector<std::pair<std::string, AttrPtr>> types;
-  for (const auto& [name, a] : m.aliases) types.emplace_back(name, a);
+  // Every type in the module: aliases, function signatures, op signatures; with where it is
+  // written ("file:line:col" of the alias definition, the function or the op).
+  struct TypeUse { std::string src, loc; AttrPtr type; };
+  std::vector<TypeUse> types;
+  for (const auto& [name, a] : m.aliases) {
+    auto l = m.alias_locs.find(name);
+    types.push_back({name, l != m.alias_locs.end() ? l->second.str() : m.file, a});
+  }
   const Attr* gen_params = nullptr;
   const Operation* gen_params_op = nullptr;
   for (const auto& f : m.funcs) {
-    for (const auto& a : f.args) types.emplace_back("@" + f.name, a.type);
+    for (const auto& a : f.args) types.push_back({"@" + f.name, f.loc.str(), a.type});
     mlir::walk_ops(f.body, [&](const Operation& op) {
-      for (const auto& t : op.operand_types) types.emplace_back(op.loc.str(), t);
-      for (const auto& t : op.result_types) types.emplace_back(op.loc.str(), t);
+      for (const auto& t : op.operand_types) types.push_back({op.loc.str(), op.loc.str(), t});
+      for (const auto& t : op.result_types) types.push_back({op.loc.str(), op.loc.str(), t});
       if (!gen_params_op && (op.name == "openfhe.gen_params" ||
                              op.name.find("parameters_from_literal") != std::string::npos)) {
         gen_params_op = &op;
@@ -73,7 +78,7 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
   int type_log_n = -1, type_max_level = -1;
   std::string type_log_n_src, type_level_src;
   std::set<int> warned;
-  for (const auto& [src, t] : types) {
+  for (const auto& [src, where, t] : types) {
     CtTypeInfo ti = ct_type_info(*t);
     if (!ti.is_ciphertext && !ti.is_plaintext) continue;
     std::string name = t->alias.empty() ? src : t->alias;
@@ -84,10 +89,10 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
       }
       if (sp.log_n >= 0 && ti.log_n != sp.log_n && warned.insert(ti.log_n).second)
         prog->warnings.push_back(
-            "N = 2^" + std::to_string(ti.log_n) + " in type " + name + " disagrees with " + sp.key +
+            where + ": N = 2^" + std::to_string(ti.log_n) + " in type " + name + " disagrees with " + sp.key +
             " logN = " + std::to_string(sp.log_n) + "; using logN = " + std::to_string(sp.log_n));
       else if (sp.log_n < 0 && ti.log_n != type_log_n && warned.insert(ti.log_n).second)
-        prog->warnings.push_back("N = 2^" + std::to_string(ti.log_n) + " in type " + name +
+        prog->warnings.push_back(where + ": N = 2^" + std::to_string(ti.log_n) + " in type " + name +
                                  " disagrees with N = 2^" + std::to_string(type_log_n) + " in " +
                                  type_log_n_src + "; each op uses its own type's N");
     }
@@ -98,7 +103,7 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
     }
     if (ti.current >= 0 && ti.limbs >= 0 && ti.current + 1 != ti.limbs)
       prog->warnings.push_back(
-          "type " + name + ": modulus_chain current = " + std::to_string(ti.current) +
+          where + ": type " + name + ": modulus_chain current = " + std::to_string(ti.current) +
           " but the ring has " + std::to_string(ti.limbs) + " RNS limbs; using current");
   }
 

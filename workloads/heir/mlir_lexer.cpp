@@ -18,14 +18,29 @@ std::string where(const std::string& file, uint32_t line, uint32_t col) {
 
 }  // namespace
 
+std::string escape(const std::string& text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (c < 0x20 || c >= 0x7f) out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else out += ch;
+  }
+  return out;
+}
+
 std::string describe(const Token& t) {
   switch (t.kind) {
     case TokKind::Eof:
       return "end of file";
     case TokKind::String:
-      return "string \"" + t.text + "\"";
+      return "string \"" + escape(t.text) + "\"";
     default:
-      return "'" + t.text + "'";
+      return "'" + escape(t.text) + "'";
   }
 }
 
@@ -97,7 +112,7 @@ std::vector<Token> lex(const std::string& s, const std::string& file) {
       }
       if (i == start + 1)
         throw Error(std::string("expected a name after '") + c + "', got " +
-                    (i < s.size() ? std::string("'") + s[i] + "'" : "end of file"))
+                    (i < s.size() ? "'" + escape(std::string(1, s[i])) + "'" : "end of file"))
             .with_context(where(file, t.line, t.col));
       t.kind = c == '%'   ? TokKind::Percent
                : c == '@' ? TokKind::At
@@ -134,7 +149,7 @@ std::vector<Token> lex(const std::string& s, const std::string& file) {
       t.kind = TokKind::Punct;
       t.text = std::string(1, c);
     } else {
-      throw Error(std::string("unexpected character '") + c + "'")
+      throw Error("unexpected character '" + escape(std::string(1, c)) + "'")
           .with_context(where(file, line, col));
     }
     line_has_token = true;

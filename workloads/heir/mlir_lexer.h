@@ -27,10 +27,15 @@ struct Token {
 };
 
 /// Tokenizes `source`; `file` is used in error messages only. The last token is Eof.
-/// Throws photon::Error "file:line:col: unexpected character 'c'" or "unterminated string".
+/// Throws photon::Error "file:line:col: unexpected character 'c'" (c escape()d) or "unterminated
+/// string".
 std::vector<Token> lex(const std::string& source, const std::string& file);
 
-/// Human-readable spelling of a token for "expected X, got Y" messages.
+/// Human-readable spelling of a token for "expected X, got Y" messages (escape()d).
 std::string describe(const Token& t);
+
+/// `text` with every non-printable byte written as an escape ('\n', '\t', '\r', else '\xNN'),
+/// so an error message quoting input text stays on one line.
+std::string escape(const std::string& text);
 
 }  // namespace photon::mlir

@@ -1,5 +1,7 @@
 #include "workloads/heir/mlir_parser.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -78,8 +80,9 @@ bool scalar_int(const Attr* a, long long* out) {
   }
   if (i >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i]))) return false;
   bool hex = s.compare(i, 2, "0x") == 0;
-  long long v = std::strtoll(s.c_str() + i, nullptr, hex ? 16 : 10);  // MLIR: decimal or 0x
-  *out = neg ? -v : v;
+  // MLIR: decimal or 0x; parse_mlir has checked the value fits int64 (so -2^63 is exact here).
+  const unsigned long long v = std::strtoull(s.c_str() + i, nullptr, hex ? 16 : 10);
+  *out = static_cast<long long>(neg ? 0ull - v : v);
   return true;
 }
 
@@ -87,6 +90,58 @@ bool scalar_int(const Attr* a, long long* out) {
 // Parser
 
 namespace {
+
+/// Rejects integer literals that do not fit their type. The type is the one written after the
+/// literal (`V : iN`, `siN`, `uiN`, `index`), else i64, MLIR's default for integer attributes
+/// (mlir.llvm.org/docs/Dialects/Builtin, IntegerAttr). Ranges as MLIR checks them: signless iN
+/// [-2^(N-1), 2^N - 1], siN [-2^(N-1), 2^(N-1) - 1], uiN [0, 2^N - 1]; and, since the frontend
+/// reads every integer as int64, at most [-2^63, 2^63 - 1]. A preceding '-' is the sign.
+/// Throws Error "file:line:col: integer literal V does not fit T (range LO .. HI)".
+void check_int_literals(const std::vector<Token>& t, const std::string& file) {
+  for (size_t i = 0; i < t.size(); ++i) {
+    const Token& k = t[i];
+    if (k.kind != TokKind::Number) continue;
+    const std::string& s = k.text;
+    const bool hex = s.size() > 2 && s[0] == '0' && s[1] == 'x';
+    if (s.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789", hex ? 2 : 0) != std::string::npos)
+      continue;  // float, dimension list (4x8xf64), ...
+    std::string type = "i64";
+    if (i + 2 < t.size() && t[i + 1].is(':') && t[i + 2].kind == TokKind::Ident) type = t[i + 2].text;
+    const size_t digits = type.rfind("si", 0) == 0 || type.rfind("ui", 0) == 0 ? 2 : type.rfind("i", 0) == 0 ? 1 : 0;
+    uint32_t bits = 64;
+    if (type != "index") {
+      if (digits == 0 || type.size() == digits || type.size() > digits + 5 ||
+          type.find_first_not_of("0123456789", digits) != std::string::npos)
+        continue;  // `0x7FC00000 : f32` (a float's bits) and other non-integer types
+      bits = uint32_t(std::stoul(type.substr(digits)));
+    }
+    const bool neg = i > 0 && t[i - 1].is('-');
+    const Token& at = neg ? t[i - 1] : k;
+    // Magnitude, with overflow of 64 bits noted (then it fits no type the frontend reads).
+    uint64_t mag = 0;
+    bool overflow = false;
+    const uint64_t base = hex ? 16 : 10;
+    for (size_t q = hex ? 2 : 0; q < s.size() && !overflow; ++q) {
+      const char c = s[q];
+      const uint64_t d = c <= '9' ? uint64_t(c - '0') : uint64_t((c | 0x20) - 'a' + 10);
+      if (mag > (UINT64_MAX - d) / base) overflow = true;
+      else mag = mag * base + d;
+    }
+    // Largest magnitude allowed for negative and for non-negative values.
+    const uint64_t int64_neg = uint64_t(1) << 63, int64_pos = int64_neg - 1;
+    auto pow2 = [](uint32_t e) { return e >= 64 ? UINT64_MAX : (uint64_t(1) << e); };
+    uint64_t max_neg = bits == 0 ? 0 : pow2(bits - 1), max_pos = bits == 0 ? 0 : pow2(bits) - (bits >= 64 ? 0 : 1);
+    if (digits == 2 && type[0] == 's') max_pos = bits == 0 ? 0 : pow2(bits - 1) - (bits > 64 ? 0 : 1);
+    if (digits == 2 && type[0] == 'u') max_neg = 0;
+    max_neg = std::min(max_neg, int64_neg);
+    max_pos = std::min(max_pos, int64_pos);
+    if (!overflow && (neg ? mag <= max_neg : mag <= max_pos)) continue;
+    const std::string lo = max_neg == 0 ? "0" : max_neg == int64_neg ? "-9223372036854775808" : "-" + std::to_string(max_neg);
+    throw Error("integer literal " + std::string(neg ? "-" : "") + s + " does not fit " + type + " (range " + lo +
+                " .. " + std::to_string(max_pos) + (bits > 64 ? ": integers are read as int64)" : ")"))
+        .with_context(Loc{file, at.line, at.col}.str());
+  }
+}
 
 char closer_of(char open) {
   switch (open) {
@@ -157,6 +212,7 @@ class Parser {
     auto copy = std::make_shared<Attr>(*v);
     copy->alias = name.text;
     m_.aliases[name.text] = copy;
+    m_.alias_locs[name.text] = loc(name);
   }
 
   void parse_module() {
@@ -603,6 +659,7 @@ Module parse_mlir(const std::string& text, const std::string& file) {
   Module m;
   m.file = file;
   m.tokens = lex(text, file);
+  check_int_literals(m.tokens, file);
   Parser(m).parse_top();
   return m;
 }

@@ -95,6 +95,7 @@ struct Module {
   std::vector<RingDef> rings;                          ///< every ring literal, in text order
   std::vector<std::pair<std::string, AttrPtr>> attrs;  ///< `module attributes {...}`
   std::map<std::string, AttrPtr> aliases;              ///< "!ct_L1" / "#key" -> value
+  std::map<std::string, Loc> alias_locs;               ///< "!ct_L1" -> position of its definition
   std::vector<Func> funcs;
   std::vector<Token> tokens;  ///< all tokens; Operation::tok_begin/tok_end index this
 
@@ -104,7 +105,7 @@ struct Module {
 
 /// Parses MLIR text. `file` names the source in error messages. Throws photon::Error with
 /// context "file:line:col" and a message "expected X, got Y", "undefined alias '!x'",
-/// "unbalanced ..." etc.
+/// "unbalanced ...", "integer literal V does not fit T (range LO .. HI)" etc.
 Module parse_mlir(const std::string& text, const std::string& file);
 
 /// Reads and parses a file; an unreadable file is an Error naming it.

@@ -324,3 +324,69 @@ TEST(FheLowering, KeysStayInsideHbmAndAliasWhenItIsFull) {
 
 }  // namespace
 }  // namespace photon
+
+namespace photon {
+namespace {
+
+TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
+  const PlatformConfig cfg = big_config();
+  const uint32_t log_n = 12;
+  const int64_t slots = int64_t(1) << (log_n - 1);
+  for (int64_t r : {int64_t(0), slots, -slots, 3 * slots}) {
+    FheOp op = make_op(FheOpKind::Rotate, log_n, 5, 5, 2);
+    op.rotation = r;
+    EXPECT_TRUE(fhe_rotation_is_identity(op)) << r;
+    FheProgram prog;
+    prog.ops.push_back(op);
+    const pcs::Program out = lower_fhe(prog, cfg);
+    ASSERT_EQ(out.ops.size(), 2u);  // still one hrot row
+    EXPECT_EQ(out.ops[1].kind, "hrot");
+    EXPECT_NE(out.ops[1].detail.find("identity"), std::string::npos) << out.ops[1].detail;
+    EXPECT_EQ(out.ops[1].detail.find("key_bytes"), std::string::npos) << out.ops[1].detail;
+    const FheOpCounts got = tally(out, 1);
+    EXPECT_EQ(got.hbm_bytes, 0u) << r;  // no key load
+    EXPECT_EQ(got.ntt, 0u) << r;
+    EXPECT_EQ(got.bconv_macs, 0u) << r;
+    EXPECT_EQ(got.automorph_elems, 0u) << r;
+    const FheOpCounts want = count_fhe_op(op, cfg.fhe);
+    EXPECT_EQ(want.key_bytes, 0u);
+    EXPECT_EQ(want.key_switches, 0u);
+    expect_counts_equal(got, want, "identity rotation");
+  }
+  // Rotation by 1 (and by slots + 1): the full key switch, one key of 2 dnum (L+1+alpha) N 8 bytes.
+  for (int64_t r : {int64_t(1), slots + 1}) {
+    FheOp op = make_op(FheOpKind::Rotate, log_n, 5, 5, 2);
+    op.rotation = r;
+    EXPECT_FALSE(fhe_rotation_is_identity(op));
+    FheProgram prog;
+    prog.ops.push_back(op);
+    const FheOpCounts got = tally(lower_fhe(prog, cfg), 1);
+    EXPECT_EQ(got.hbm_bytes, 2ull * 3 * (6 + 2) * 4096 * 8) << r;
+    // beta = 3 digits: ModUp 3 * (6 + 2) + ModDown 2 * (2 + 6) limb-transforms.
+    EXPECT_EQ(got.ntt, 3u * 8 + 2 * 8) << r;
+    EXPECT_EQ(got.automorph_elems, 2u * 6 * 4096) << r;
+  }
+  // Identity rotations alone need no key slot: the smallest scratchpad they lower in is too
+  // small for one real rotation (key-switch buffers plus a key slot).
+  FheOp id = make_op(FheOpKind::Rotate, log_n, 5, 5, 2);
+  id.rotation = 0;
+  FheProgram prog;
+  prog.ops = {id, id};
+  PlatformConfig small = cfg;
+  uint64_t lo = 1, hi = uint64_t(1) << 20;
+  while (lo < hi) {
+    const uint64_t mid = (lo + hi) / 2;
+    small.scratchpad.size_kib = mid;
+    try { lower_fhe(prog, small); hi = mid; } catch (const Error&) { lo = mid + 1; }
+  }
+  small.scratchpad.size_kib = lo;
+  EXPECT_NO_THROW(lower_fhe(prog, small));
+  FheProgram real;
+  real.ops = {make_op(FheOpKind::Rotate, log_n, 5, 5, 2)};
+  EXPECT_THROW(lower_fhe(real, small), Error);
+  small.scratchpad.size_kib = lo + 2ull * 3 * 8 * 4096 * 8 / 1024;  // one key slot is not enough either
+  EXPECT_THROW(lower_fhe(real, small), Error);
+}
+
+}  // namespace
+}  // namespace photon

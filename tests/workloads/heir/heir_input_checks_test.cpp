@@ -6,9 +6,11 @@
 
 #include <cstdio>
 #include <fstream>
+#include <limits>
 
 #include "platform/error.h"
 #include "workloads/heir/heir_frontend.h"
+#include "workloads/heir/mlir_parser.h"
 
 namespace photon {
 namespace {
@@ -235,6 +237,104 @@ TEST(HeirInputChecks, ErrorFromAFileNamesTheFileOnce) {
   } catch (const Error& err) {
     EXPECT_EQ(std::string(err.what()), path + ": cannot open HEIR MLIR file");
   }
+}
+
+}  // namespace
+}  // namespace photon
+
+namespace photon {
+namespace {
+
+// ------------------------------------------------------------- integer literal ranges
+
+TEST(HeirInputChecks, IntegerLiteralOutsideItsTypeIsAnError) {
+  // Saturating 99999999999999999999 to INT64_MAX would rotate by 9223372036854775807.
+  const std::string big = ring_program("<1 + x**1024>",
+                                       "    %y = ckks.rotate %x {static_shift = 99999999999999999999} : !ct\n");
+  EXPECT_EQ(error_of(big), where(big, "99999999999999999999") +
+                               ": integer literal 99999999999999999999 does not fit i64 (range "
+                               "-9223372036854775808 .. 9223372036854775807)");
+  const std::string i32 = ring_program("<1 + x**1024>",
+                                       "    %y = ckks.rotate %x {static_shift = 4294967296 : i32} : !ct\n");
+  EXPECT_EQ(error_of(i32), where(i32, "4294967296") +
+                               ": integer literal 4294967296 does not fit i32 (range -2147483648 .. 4294967295)");
+  // A negative literal is located at its sign.
+  const std::string neg = ring_program("<1 + x**1024>",
+                                       "    %y = ckks.rotate %x {static_shift = -2147483649 : i32} : !ct\n");
+  EXPECT_EQ(error_of(neg), where(neg, "-2147483649") +
+                               ": integer literal -2147483649 does not fit i32 (range -2147483648 .. 4294967295)");
+  const std::string hex = ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = 0x1FF : ui8} : !ct\n");
+  EXPECT_EQ(error_of(hex), where(hex, "0x1FF") + ": integer literal 0x1FF does not fit ui8 (range 0 .. 255)");
+  const std::string uneg = ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = -1 : ui8} : !ct\n");
+  EXPECT_EQ(error_of(uneg), where(uneg, "-1 : ui8") + ": integer literal -1 does not fit ui8 (range 0 .. 255)");
+  const std::string si = ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = 128 : si8} : !ct\n");
+  EXPECT_EQ(error_of(si), where(si, "128 : si8") + ": integer literal 128 does not fit si8 (range -128 .. 127)");
+  // An operand constant (arith.constant) is checked the same way.
+  const std::string cst = ring_program("<1 + x**1024>",
+                                       "    %c = arith.constant 18446744073709551616 : index\n"
+                                       "    %y = ckks.rotate %x, %c : index : !ct\n");
+  EXPECT_EQ(error_of(cst), where(cst, "18446744073709551616") +
+                               ": integer literal 18446744073709551616 does not fit index (range "
+                               "-9223372036854775808 .. 9223372036854775807)");
+}
+
+TEST(HeirInputChecks, IntegerLiteralsAtTheirTypeBoundsParse) {
+  const std::string text =
+      "module attributes {a = 9223372036854775807, b = -9223372036854775808 : i64, c = 4294967295 : i32, "
+      "d = -2147483648 : i32, e = 127 : si8, f = -128 : si8, g = 255 : ui8, h = 0 : ui8, i = 0x7FC00000 : f32, "
+      "j = 1 : i1, k = 2.5e+10 : f64} {\n}\n";
+  const mlir::Module m = mlir::parse_mlir(text, "b.mlir");
+  long long v = 0;
+  ASSERT_TRUE(mlir::scalar_int(m.attr("a"), &v));
+  EXPECT_EQ(v, 9223372036854775807LL);
+  ASSERT_TRUE(mlir::scalar_int(m.attr("b"), &v));
+  EXPECT_EQ(v, std::numeric_limits<long long>::min());
+  ASSERT_TRUE(mlir::scalar_int(m.attr("c"), &v));
+  EXPECT_EQ(v, 4294967295LL);
+  ASSERT_TRUE(mlir::scalar_int(m.attr("f"), &v));
+  EXPECT_EQ(v, -128);
+  EXPECT_THROW(mlir::parse_mlir("module attributes {a = 9223372036854775808} {\n}\n", "b.mlir"), Error);
+  EXPECT_THROW(mlir::parse_mlir("module attributes {j = 2 : i1} {\n}\n", "b.mlir"), Error);
+  // Wider than 64 bits: MLIR would accept 2^64 : i65, the frontend cannot read it.
+  try {
+    mlir::parse_mlir("module attributes {q = 18446744073709551616 : i65} {\n}\n", "b.mlir");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "b.mlir:1:24: integer literal 18446744073709551616 does not fit i65 (range "
+                                     "-9223372036854775808 .. 9223372036854775807: integers are read as int64)");
+  }
+}
+
+// ------------------------------------------------------------- one-line errors
+
+bool printable(const std::string& s) {
+  for (unsigned char c : s)
+    if (c < 0x20 || c >= 0x7f) return false;
+  return true;
+}
+
+TEST(HeirInputChecks, ControlCharactersInErrorsAreEscaped) {
+  struct Case { std::string text, msg; };
+  const Case cases[] = {
+      {"module {\n  func.func @f(%x: !ct) -> !ct {\n    %y = ckks.negate %\n  }\n}\n",
+       "t.mlir:3:22: expected a name after '%', got '\\n'"},
+      {std::string("module {\0}", 10), "t.mlir:1:9: unexpected character '\\x00'"},
+      {"module {\x7f}", "t.mlir:1:9: unexpected character '\\x7f'"},
+      {"module {\xc3\xa9}", "t.mlir:1:9: unexpected character '\\xc3'"},
+      {"module {\t\x01}", "t.mlir:1:10: unexpected character '\\x01'"},
+      // Raw bytes inside a string token, quoted back by the parser and by the frontend.
+      {"module { \"a\x02" "b\" }", "t.mlir:1:10: expected 'func.func' in the module body, got string \"a\\x02b\""},
+  };
+  for (const Case& c : cases) {
+    const std::string e = error_of(c.text);
+    EXPECT_EQ(e, c.msg);
+    EXPECT_TRUE(printable(e)) << e;
+  }
+  // A generic-form op whose name holds a control character: the frontend's own message.
+  const std::string gen = ring_program("<1 + x**1024>", "    %y = \"ckks.neg\x1b[2Jate\"(%x) : (!ct) -> !ct\n");
+  const std::string e = error_of(gen);
+  EXPECT_NE(e.find("\\x1b[2J"), std::string::npos) << e;
+  EXPECT_TRUE(printable(e)) << e;
 }
 
 }  // namespace

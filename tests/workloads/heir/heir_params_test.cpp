@@ -133,6 +133,9 @@ module attributes {ckks.schemeParam = #ckks.scheme_param<logN = 14, Q = [17, 97]
   ASSERT_EQ(p.warnings.size(), 1u);
   EXPECT_NE(p.warnings[0].find("N = 2^13"), std::string::npos) << p.warnings[0];
   EXPECT_NE(p.warnings[0].find("logN = 14"), std::string::npos) << p.warnings[0];
+  // Located at the definition of !ct (line 3: the text starts with a newline).
+  EXPECT_EQ(p.warnings[0].rfind("n.mlir:3:1: N = 2^13 in type !ct disagrees with ckks.schemeParam logN = 14", 0), 0u)
+      << p.warnings[0];
   ASSERT_EQ(p.ops.size(), 1u);
   EXPECT_EQ(p.ops[0].log_n, 14u);  // the module attribute wins
   EXPECT_EQ(p.ops[0].max_level, 1u);
@@ -174,6 +177,29 @@ TEST(HeirParams, BadLogNIsAnError) {
               std::string::npos)
         << e.what();
   }
+}
+
+}  // namespace
+}  // namespace photon
+
+namespace photon {
+namespace {
+
+TEST(HeirParams, InconsistentNWithoutSchemeParamNamesTheOpUsingTheType) {
+  // !ct has N = 2^13; the op on line 6 spells an inline type with N = 2^12.
+  const char* text = R"(
+#ring8 = #polynomial.ring<coefficientType = !rns.rns<!mod_arith.int<17 : i64>>, polynomialModulus = <1 + x**8192>>
+!ct = !lwe.lwe_ciphertext<ciphertext_space = #lwe.ciphertext_space<ring = #ring8, encryption_type = mix>, modulus_chain = #lwe.modulus_chain<elements = <17 : i64, 97 : i64>, current = 0>>
+module {
+  func.func @f(%x: !ct) -> !ct {
+    %y = ckks.negate %x : !lwe.lwe_ciphertext<ciphertext_space = #lwe.ciphertext_space<ring = #polynomial.ring<coefficientType = !rns.rns<!mod_arith.int<17 : i64>>, polynomialModulus = <1 + x**4096>>, encryption_type = mix>, modulus_chain = #lwe.modulus_chain<elements = <17 : i64, 97 : i64>, current = 0>>
+    return %x : !ct
+  }
+})";
+  FheProgram p = load_heir_string(text, "m.mlir");
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_EQ(p.warnings[0].rfind("m.mlir:6:10: N = 2^12 in type m.mlir:6:10 disagrees with N = 2^13 in !ct", 0), 0u)
+      << p.warnings[0];
 }
 
 }  // namespace

@@ -379,8 +379,10 @@ TEST(HeirErrors, MutatedRealFilesNeverCrash) {
     try {
       load_heir_string(t, "m.mlir");
       ++loaded;
-    } catch (const Error&) {
+    } catch (const Error& e) {
       ++errors;
+      const std::string m = e.what();
+      for (unsigned char c : m) ASSERT_TRUE(c >= 0x20 && c < 0x7f) << "non-printable byte in: " << m;
     }
   };
   for (size_t cut = 0; cut < text.size(); cut += 97) attempt(text.substr(0, cut));
@@ -392,6 +394,14 @@ TEST(HeirErrors, MutatedRealFilesNeverCrash) {
   }
   EXPECT_GT(errors, 50);  // most truncations are errors
   EXPECT_GT(loaded, 0);   // harmless mutations (e.g. in a prime's digits) load
+  // Arbitrary bytes (control characters, NUL, bytes >= 0x80): every message stays one printable line.
+  const int before = errors;
+  for (int i = 0; i < 100; ++i) {
+    std::string t = text;
+    t[rng() % t.size()] = char(rng() % 256);
+    attempt(t);
+  }
+  EXPECT_GT(errors, before);
 }
 
 }  // namespace
