@@ -239,19 +239,25 @@ void HbmController::calibrate(const HbmStream& s, bool is_write) {
   ++calibrations_;
 }
 
+bool HbmController::saturated(const Probe& p) const {
+  return p.state == Probe::kClosed && p.accesses >= cfg_.columns && p.end_cycle > p.cycle;
+}
+
 bool HbmController::probes_ready(const std::vector<uint64_t>& todo, std::vector<Probe>& probes,
                                  bool donor) const {
-  // The window must have kept a unit saturated (its clock moved while it took requests).
-  auto saturated = [&](const Probe& p) {
-    return p.state == Probe::kClosed && p.accesses >= cfg_.columns && p.end_cycle > p.cycle;
-  };
+  // Donor: the saturated units' windows pooled (access-weighted mean rates).
+  Probe pool;
+  pool.state = Probe::kClosed;
   const Probe* spare = nullptr;
-  if (donor)
-    for (const Probe& p : probes)
-      if (saturated(p)) {
-        spare = &p;
-        break;
-      }
+  if (donor) {
+    for (const Probe& p : probes) {
+      if (!saturated(p)) continue;
+      pool.end_ctr.add(p.end_ctr.minus(p.ctr));
+      pool.end_cycle += p.end_cycle - p.cycle;
+      pool.accesses += p.accesses;
+      spare = &pool;
+    }
+  }
   for (uint32_t u = 0; u < units(); ++u) {
     if (todo[u] == 0) continue;
     Probe& p = probes[u];
@@ -262,7 +268,7 @@ bool HbmController::probes_ready(const std::vector<uint64_t>& todo, std::vector<
     }
     if (saturated(p)) continue;
     if (!spare) return false;
-    p = *spare;  // a unit this shape's calibration did not reach moves like one it did
+    p = *spare;  // a unit this shape's calibration did not reach moves like those it did
   }
   return true;
 }

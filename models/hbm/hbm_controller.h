@@ -100,6 +100,8 @@ class HbmController {
   static constexpr uint64_t kFfEdgePerUnit = 8;
 
  private:
+  /// A stream shape: (is_write, row_bytes, stride); see shape_key().
+  using ShapeKey = std::tuple<bool, uint64_t, uint64_t>;
   struct Probe {  ///< one unit's sampling window
     enum State { kIdle, kWaiting, kOpen, kClosed } state = kIdle;
     uint64_t start_ref = 0;  ///< window opens at the first request once refreshes >= this
@@ -120,11 +122,13 @@ class HbmController {
   void seek(const HbmStream& s, Cursor& c, uint64_t target) const;
   /// Column accesses per unit in sequence range [c.i, to) (c is a copy; left unchanged).
   std::vector<uint64_t> unit_counts(const HbmStream& s, Cursor c, uint64_t to) const;
+  /// The window kept its unit saturated: closed, at least `columns` requests, clock moved.
+  bool saturated(const Probe& p) const;
   /// Closes still-open windows (no refresh) of the units in `todo` and checks every unit with
   /// work was sampled saturated (its clock moved while it took at least `columns` requests).
-  /// `donor`: a unit without a saturated window takes the first saturated unit's (a strided
-  /// stream at another phase reaches units its shape's calibration did not); the probes vector
-  /// keeps it.
+  /// `donor`: a unit without a saturated window takes the saturated units' windows pooled
+  /// (a strided stream at another phase reaches units its shape's calibration did not); the
+  /// probes vector keeps it.
   bool probes_ready(const std::vector<uint64_t>& todo, std::vector<Probe>& probes,
                     bool donor) const;
   /// Advances every unit with todo[u] > 0 to the stream's arrival cycle, then at the rates of
@@ -142,7 +146,6 @@ class HbmController {
   std::vector<Probe> probe_;
   /// (is_write, row_bytes, stride); contiguous bursts, and streams whose rows span at least two
   /// address-map periods (they move like one burst), are (is_write, 0, 0).
-  using ShapeKey = std::tuple<bool, uint64_t, uint64_t>;
   ShapeKey shape_key(const HbmStream& s, bool is_write) const;
   /// Samples the rates of stream shape `s` on a fresh controller with a stream of that shape
   /// long enough to sample, and keeps them in rates_ (an empty entry if it could not be sampled).
