@@ -113,13 +113,22 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
                                                std::to_string(channel_free_.size()) + ")");
   if (d->inner_bytes == 0 || d->n1 == 0 || d->n2 == 0)
     throw UnitFault(UnitErrorCode::Decode, "zero-sized copy (inner_bytes, n1 and n2 must be > 0)");
-  auto extent = [&](uint64_t base, uint64_t s1, uint64_t s2) {
-    return base + uint64_t(d->n2 - 1) * s2 + uint64_t(d->n1 - 1) * s1 + d->inner_bytes;
+  const unsigned __int128 total128 = (unsigned __int128)d->inner_bytes * d->n1 * d->n2;
+  if (total128 > kMaxCopyBytes)
+    throw UnitFault(UnitErrorCode::Decode, "copy of inner_bytes x n1 x n2 = " + std::to_string(d->inner_bytes) +
+                                               " x " + std::to_string(d->n1) + " x " + std::to_string(d->n2) +
+                                               " bytes exceeds the 1 TiB limit of one descriptor");
+  auto extent = [&](uint64_t base, uint64_t s1, uint64_t s2, const char* what) {
+    const unsigned __int128 e = (unsigned __int128)base + (unsigned __int128)(d->n2 - 1) * s2 +
+                                (unsigned __int128)(d->n1 - 1) * s1 + d->inner_bytes;
+    if (e > UINT64_MAX)
+      throw UnitFault(UnitErrorCode::Address, std::string(what) + " extent overflows 64-bit addresses");
+    return uint64_t(e);
   };
-  probe(d->src, extent(d->src, d->src_stride1, d->src_stride2), "source");
-  probe(d->dst, extent(d->dst, d->dst_stride1, d->dst_stride2), "destination");
+  probe(d->src, extent(d->src, d->src_stride1, d->src_stride2, "source"), "source");
+  probe(d->dst, extent(d->dst, d->dst_stride1, d->dst_stride2, "destination"), "destination");
 
-  const uint64_t total = uint64_t(d->inner_bytes) * d->n1 * d->n2;
+  const uint64_t total = uint64_t(total128);
   const uint64_t per_row = (d->inner_bytes + cfg_.burst_bytes - 1) / cfg_.burst_bytes;
   const uint64_t bursts = per_row * d->n1 * d->n2;
   const bool bulk = cfg_.bulk_bytes > 0 && total >= cfg_.bulk_bytes && bursts > 2;
@@ -199,6 +208,12 @@ sc_time DmaUnit::stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_time at, 
                             d.n1 == 1 ? d.src_stride2 : d.src_stride1},
                      Stream{d.dst + plane * d.dst_stride2, d.inner_bytes, (d.n2 - plane) * d.n1,
                             d.n1 == 1 ? d.dst_stride2 : d.dst_stride1}});
+  } else if (plane < d.n2 && d.n1 < d.n2 - plane) {  // few rows, many planes: stream over planes
+    for (uint64_t r = 0; r < d.n1; ++r)
+      parts.push_back({Stream{d.src + plane * d.src_stride2 + r * d.src_stride1, d.inner_bytes,
+                              d.n2 - plane, d.src_stride2},
+                       Stream{d.dst + plane * d.dst_stride2 + r * d.dst_stride1, d.inner_bytes,
+                              d.n2 - plane, d.dst_stride2}});
   } else {
     for (; plane < d.n2; ++plane) add(plane, 0, 0, d.inner_bytes, d.n1);
   }
@@ -215,17 +230,16 @@ sc_time DmaUnit::stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_time at, 
     parts.insert(parts.begin() + long(i) + 1, tail);
   }
   sc_time reads = at, writes = at;
-  uint64_t bytes = 0;
+  uint64_t n = 0;  // bursts the engine issues for these parts: whole rows split at burst_bytes
   for (const auto& [src, dst] : parts) {
     reads = std::max(reads, stream(false, src, at));
     writes = std::max(writes, stream(true, dst, at));
     if (functional_) copy_data(src, dst);
-    bytes += src.row_bytes * src.rows;
+    n += src.rows * ((src.row_bytes + cfg_.burst_bytes - 1) / cfg_.burst_bytes);
   }
   // The last write follows the last read; the first read precedes the first write. The engine
   // issues one burst per cycle and keeps at most `outstanding` in flight (Little's law with the
   // first burst's unloaded round trip).
-  const uint64_t n = (bytes + cfg_.burst_bytes - 1) / cfg_.burst_bytes;
   const sc_time cycle(1.0 / cfg_.clock_ghz, SC_NS);
   const sc_time trip = read_lat + write_lat;
   sc_time done = std::max(reads + write_lat, writes + read_lat);

@@ -36,6 +36,8 @@ class DmaUnit : public QueueUnit {
   uint64_t bytes_copied() const { return bytes_; }
   /// Bulk path: bursts simulated exactly before the streams, to measure the round trip.
   static constexpr uint64_t kMeasuredBursts = 4;
+  /// Largest copy one descriptor may describe (inner_bytes x n1 x n2), bytes: 1 TiB.
+  static constexpr uint64_t kMaxCopyBytes = uint64_t(1) << 40;
 
  protected:
   Timing execute(const pcs::Command& c, uint32_t index) override;
