@@ -12,6 +12,7 @@ namespace {
 
 std::string range_text(double lo, double hi) {
   std::ostringstream os;
+  os.precision(15);  // integer bounds up to 15 digits print exactly (1048576, not 1.04858e+06)
   os << "[" << lo << ", " << hi << "]";
   return os.str();
 }
