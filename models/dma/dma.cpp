@@ -17,15 +17,19 @@ DmaUnit::DmaUnit(sc_core::sc_module_name name, const DmaConfig& cfg, bool functi
     : QueueUnit(name, "DMA", "dma", w), data("data"), cfg_(cfg), functional_(functional),
       channel_free_(cfg.channels, sc_core::SC_ZERO_TIME), buffer_(cfg.burst_bytes) {}
 
-void DmaUnit::probe(uint64_t lo, uint64_t hi, const char* what) {
+bool DmaUnit::debug(bool write, uint64_t addr, uint8_t* buf, uint32_t len) {
   tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
-  gp.set_address(lo);
-  gp.set_data_ptr(nullptr);
-  gp.set_data_length(unsigned(std::min<uint64_t>(hi - lo, 0xFFFFFFFFu)));
+  gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(buf);
+  gp.set_data_length(len);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   data->transport_dbg(gp);
-  if (gp.get_response_status() != tlm::TLM_OK_RESPONSE || hi - lo > 0xFFFFFFFFu) {
+  return gp.get_response_status() == tlm::TLM_OK_RESPONSE;
+}
+
+void DmaUnit::probe(uint64_t lo, uint64_t hi, const char* what) {
+  if (hi - lo > 0xFFFFFFFFu || !debug(false, lo, nullptr, unsigned(hi - lo))) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "%s range [0x%llx, 0x%llx) is not inside one memory", what,
                   (unsigned long long)lo, (unsigned long long)hi);
@@ -33,7 +37,8 @@ void DmaUnit::probe(uint64_t lo, uint64_t hi, const char* what) {
   }
 }
 
-sc_time DmaUnit::transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len, sc_time at) {
+sc_time DmaUnit::transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len, sc_time at,
+                          StreamExtension* ext) {
   tlm::tlm_generic_payload gp;
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
@@ -43,12 +48,15 @@ sc_time DmaUnit::transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len,
   gp.set_byte_enable_ptr(nullptr);
   gp.set_dmi_allowed(false);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  if (ext) gp.set_extension(ext);
   sc_time delay = at - sc_core::sc_time_stamp();
   data->b_transport(gp, delay);
+  if (ext) gp.clear_extension(ext);
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
-    char msg[128];
-    std::snprintf(msg, sizeof msg, "%s of %u bytes at 0x%llx failed: %s", write ? "write" : "read",
-                  len, (unsigned long long)addr, gp.get_response_string().c_str());
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "%s of %u bytes%s at 0x%llx failed: %s", write ? "write" : "read",
+                  len, ext ? (" (stream of " + std::to_string(len / ext->row_bytes) + " rows)").c_str() : "",
+                  (unsigned long long)addr, gp.get_response_string().c_str());
     throw UnitFault(UnitErrorCode::Bus, msg);
   }
   return sc_core::sc_time_stamp() + delay;
@@ -58,48 +66,20 @@ sc_time DmaUnit::stream(bool write, const Stream& s, sc_time at) {
   StreamExtension ext;
   ext.row_bytes = s.row_bytes;
   ext.stride = s.stride;
-  tlm::tlm_generic_payload gp;
-  gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  gp.set_address(s.addr);
-  gp.set_data_ptr(nullptr);  // timing only; data moves by debug transport (copy_data)
-  gp.set_data_length(unsigned(s.row_bytes * s.rows));
-  gp.set_streaming_width(unsigned(s.row_bytes * s.rows));
-  gp.set_byte_enable_ptr(nullptr);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  gp.set_extension(&ext);
-  sc_time delay = at - sc_core::sc_time_stamp();
-  data->b_transport(gp, delay);
-  gp.clear_extension(&ext);
-  if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
-    char msg[160];
-    std::snprintf(msg, sizeof msg, "%s stream of %llu rows x %llu bytes at 0x%llx failed: %s",
-                  write ? "write" : "read", (unsigned long long)s.rows,
-                  (unsigned long long)s.row_bytes, (unsigned long long)s.addr,
-                  gp.get_response_string().c_str());
-    throw UnitFault(UnitErrorCode::Bus, msg);
-  }
-  return sc_core::sc_time_stamp() + delay;
+  // Timing only (null data); the data moves by debug transport (copy_data).
+  return transfer(write, s.addr, nullptr, uint32_t(s.row_bytes * s.rows), at, &ext);
 }
 
 void DmaUnit::copy_data(const Stream& src, const Stream& dst) {
   for (uint64_t r = 0; r < src.rows; ++r) {
     for (uint64_t off = 0; off < src.row_bytes; off += buffer_.size()) {
-      const uint64_t len = std::min<uint64_t>(buffer_.size(), src.row_bytes - off);
-      for (int write = 0; write < 2; ++write) {
-        const Stream& s = write ? dst : src;
-        tlm::tlm_generic_payload gp;
-        gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-        gp.set_address(s.addr + r * s.stride + off);
-        gp.set_data_ptr(buffer_.data());
-        gp.set_data_length(unsigned(len));
-        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        data->transport_dbg(gp);
-        if (gp.get_response_status() != tlm::TLM_OK_RESPONSE)
-          throw UnitFault(UnitErrorCode::Bus, "debug copy failed at 0x" + [&] {
-            char b[24];
-            std::snprintf(b, sizeof b, "%llx", (unsigned long long)gp.get_address());
-            return std::string(b);
-          }());
+      const uint32_t len = uint32_t(std::min<uint64_t>(buffer_.size(), src.row_bytes - off));
+      const uint64_t from = src.addr + r * src.stride + off, to = dst.addr + r * dst.stride + off;
+      if (!debug(false, from, buffer_.data(), len) || !debug(true, to, buffer_.data(), len)) {
+        char msg[96];
+        std::snprintf(msg, sizeof msg, "debug copy of %u bytes from 0x%llx to 0x%llx failed", len,
+                      (unsigned long long)from, (unsigned long long)to);
+        throw UnitFault(UnitErrorCode::Bus, msg);
       }
     }
   }
@@ -192,30 +172,28 @@ sc_time DmaUnit::stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_time at, 
   const uint64_t i2 = first / (per_row * d.n1), i1 = first / per_row % d.n1;
   const uint64_t off = first % per_row * cfg_.burst_bytes;
   std::vector<std::pair<Stream, Stream>> parts;  // (source, destination)
-  auto add = [&](uint64_t plane, uint64_t row, uint64_t skip, uint64_t bytes, uint64_t rows) {
+  // One part: `rows` rows of `bytes` from (plane, row, skip), rows `along` 1 (stride1) or 2.
+  auto add = [&](uint64_t plane, uint64_t row, uint64_t skip, uint64_t bytes, uint64_t rows, int along) {
     const uint64_t s = d.src + plane * d.src_stride2 + row * d.src_stride1 + skip;
     const uint64_t t = d.dst + plane * d.dst_stride2 + row * d.dst_stride1 + skip;
-    parts.push_back({Stream{s, bytes, rows, d.src_stride1}, Stream{t, bytes, rows, d.dst_stride1}});
+    const uint64_t ss = along == 1 ? d.src_stride1 : d.src_stride2;
+    const uint64_t ts = along == 1 ? d.dst_stride1 : d.dst_stride2;
+    parts.push_back({Stream{s, bytes, rows, ss}, Stream{t, bytes, rows, ts}});
   };
   uint64_t row = i1, plane = i2;
-  if (off > 0) add(plane, row++, off, d.inner_bytes - off, 1);
+  if (off > 0) add(plane, row++, off, d.inner_bytes - off, 1, 1);
   if (row == d.n1) row = 0, ++plane;
-  if (row > 0 && plane < d.n2) add(plane++, row, 0, d.inner_bytes, d.n1 - row);
-  const bool even = d.n1 == 1 ||
-                    (d.src_stride2 == d.n1 * d.src_stride1 && d.dst_stride2 == d.n1 * d.dst_stride1);
-  if (plane < d.n2 && even) {
-    parts.push_back({Stream{d.src + plane * d.src_stride2, d.inner_bytes, (d.n2 - plane) * d.n1,
-                            d.n1 == 1 ? d.src_stride2 : d.src_stride1},
-                     Stream{d.dst + plane * d.dst_stride2, d.inner_bytes, (d.n2 - plane) * d.n1,
-                            d.n1 == 1 ? d.dst_stride2 : d.dst_stride1}});
-  } else if (plane < d.n2 && d.n1 < d.n2 - plane) {  // few rows, many planes: stream over planes
-    for (uint64_t r = 0; r < d.n1; ++r)
-      parts.push_back({Stream{d.src + plane * d.src_stride2 + r * d.src_stride1, d.inner_bytes,
-                              d.n2 - plane, d.src_stride2},
-                       Stream{d.dst + plane * d.dst_stride2 + r * d.dst_stride1, d.inner_bytes,
-                              d.n2 - plane, d.dst_stride2}});
+  if (row > 0 && plane < d.n2) add(plane++, row, 0, d.inner_bytes, d.n1 - row, 1);
+  const bool even = d.src_stride2 == d.n1 * d.src_stride1 && d.dst_stride2 == d.n1 * d.dst_stride1;
+  const uint64_t planes = plane < d.n2 ? d.n2 - plane : 0;  // whole planes left
+  if (planes > 0 && d.n1 == 1) {  // one row per plane: the planes are the rows
+    add(plane, 0, 0, d.inner_bytes, planes, 2);
+  } else if (planes > 0 && even) {  // evenly spaced planes: one stream of all remaining rows
+    add(plane, 0, 0, d.inner_bytes, planes * d.n1, 1);
+  } else if (d.n1 < planes) {  // few rows, many planes: stream over the planes per row index
+    for (uint64_t r = 0; r < d.n1; ++r) add(plane, r, 0, d.inner_bytes, planes, 2);
   } else {
-    for (; plane < d.n2; ++plane) add(plane, 0, 0, d.inner_bytes, d.n1);
+    for (uint64_t p = 0; p < planes; ++p) add(plane + p, 0, 0, d.inner_bytes, d.n1, 1);
   }
   // A TLM transaction carries at most 4 GiB - 1: longer streams go as several.
   const uint64_t max_rows = std::max<uint64_t>(1, (uint64_t(1) << 31) / d.inner_bytes);
@@ -239,7 +217,7 @@ sc_time DmaUnit::stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_time at, 
   }
   // The last write follows the last read; the first read precedes the first write. The engine
   // issues one burst per cycle and keeps at most `outstanding` in flight (Little's law with the
-  // first burst's unloaded round trip).
+  // unloaded round trip).
   const sc_time cycle(1.0 / cfg_.clock_ghz, SC_NS);
   const sc_time trip = read_lat + write_lat;
   sc_time done = std::max(reads + write_lat, writes + read_lat);

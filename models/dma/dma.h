@@ -23,6 +23,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/dma/dma_config.h"
+#include "platform/noc/stream_extension.h"
 #include "platform/queue_unit.h"
 
 namespace photon {
@@ -44,14 +45,19 @@ class DmaUnit : public QueueUnit {
 
  private:
   /// One TLM transaction at absolute time `at`; returns its completion time. Throws UnitFault(Bus).
-  sc_core::sc_time transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len, sc_core::sc_time at);
+  /// With `ext`, the transaction is a 2-D stream (StreamExtension) and `buf` may be null
+  /// (timing only).
+  sc_core::sc_time transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len, sc_core::sc_time at,
+                            StreamExtension* ext = nullptr);
+  /// One debug transaction (no timing); a null `buf` probes the range. True if it succeeded.
+  bool debug(bool write, uint64_t addr, uint8_t* buf, uint32_t len);
   void probe(uint64_t lo, uint64_t hi, const char* what);
   /// One side of a bulk copy: `rows` rows of `row_bytes` bytes, `stride` bytes apart.
   struct Stream {
     uint64_t addr, row_bytes, rows, stride;
   };
-  /// One timing-only stream transaction (StreamExtension) at absolute time `at`; returns its
-  /// completion time. Throws UnitFault(Bus).
+  /// One timing-only stream transaction (transfer() with a StreamExtension) at absolute time
+  /// `at`; returns its completion time. Throws UnitFault(Bus).
   sc_core::sc_time stream(bool write, const Stream& s, sc_core::sc_time at);
   /// Moves the data of a bulk part by debug transport (functional mode).
   void copy_data(const Stream& src, const Stream& dst);

@@ -42,6 +42,14 @@ void HbmController::start_row(const HbmStream& s, Cursor& c) const {
   c.col = 0;
 }
 
+void HbmController::next(const HbmStream& s, Cursor& c) const {
+  ++c.i;
+  if (++c.col == c.cols && c.row + 1 < s.rows) {
+    ++c.row;
+    start_row(s, c);
+  }
+}
+
 void HbmController::seek(const HbmStream& s, Cursor& c, uint64_t target) const {
   while (c.i + (c.cols - c.col) <= target && c.row + 1 < s.rows) {
     c.i += c.cols - c.col;
@@ -69,12 +77,9 @@ std::vector<uint64_t> HbmController::unit_counts(const HbmStream& s, Cursor c, u
     } else {
       for (uint64_t k = k0; k < k1; ++k) ++todo[map_.decode(k << map_.offset_bits()).unit];
     }
-    c.i += m;
-    c.col += m;
-    if (c.col == c.cols && c.row + 1 < s.rows) {
-      ++c.row;
-      start_row(s, c);
-    }
+    c.i += m - 1;
+    c.col += m - 1;
+    next(s, c);
   }
   return todo;
 }
@@ -104,8 +109,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   // first request after its next tREFI grid point to the first one a whole tREFI later; without:
   // the next kFfWindowPeriods periods) or the rates sampled for an earlier stream of the same
   // shape; then the middle analytically; exact tail.
-  const uint64_t period =
-      std::max<uint64_t>(uint64_t(1) << map_.row_shift(), uint64_t(units()) * cfg_.columns);
+  const uint64_t period = ff_period();
   const uint64_t w0 = kFfWarmPeriods * period, w1 = w0 + kFfWindowPeriods * period;
   const uint64_t tail = kFfTailPeriods * period;
   const bool refresh = cfg_.refresh_enabled;
@@ -151,11 +155,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
     }
     if (ff && i + period + tail > n) ff = false;  // no room left for a fast-forward
     const uint64_t a = (cur.k0 + cur.col) * ab;
-    if (++cur.col == cur.cols && cur.row + 1 < s.rows) {
-      ++cur.row;
-      start_row(s, cur);
-    }
-    cur.i = i + 1;
+    next(s, cur);
     const HbmAddress d = map_.decode(a);
     HbmChannelController& ch = ch_[d.unit];
     ch.rewind_idle(arrival_cycle);
@@ -207,10 +207,7 @@ void HbmController::sample(uint32_t& pending, uint32_t u, bool refresh) {
 }
 
 HbmController::ShapeKey HbmController::shape_key(const HbmStream& s, bool is_write) const {
-  const uint64_t period_bytes =
-      std::max<uint64_t>(uint64_t(1) << map_.row_shift(), uint64_t(units()) * cfg_.columns) *
-      cfg_.access_bytes();
-  if (s.rows == 1 || s.row_bytes >= 2 * period_bytes) return ShapeKey{is_write, 0, 0};
+  if (s.rows == 1 || s.row_bytes >= 2 * ff_period() * cfg_.access_bytes()) return ShapeKey{is_write, 0, 0};
   return ShapeKey{is_write, s.row_bytes, s.stride};
 }
 
@@ -218,9 +215,7 @@ void HbmController::calibrate(const HbmStream& s, bool is_write) {
   // Long enough for the warm-up, a unit's wait for its next REF, the window, one period of
   // middle and the tail: kFfMinPeriods periods plus (kFfWindowRefreshes + 2) tREFI of peak-rate
   // column accesses per unit.
-  const uint64_t period =
-      std::max<uint64_t>(uint64_t(1) << map_.row_shift(), uint64_t(units()) * cfg_.columns);
-  uint64_t need = kFfMinPeriods * period;
+  uint64_t need = kFfMinPeriods * ff_period();
   if (cfg_.refresh_enabled)
     need += uint64_t(units()) * (kFfWindowRefreshes + 2) * cfg_.tREFI / cfg_.burst_cycles();
   const ShapeKey key = shape_key(s, is_write);

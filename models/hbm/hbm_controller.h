@@ -14,6 +14,7 @@
 // channel's current cycle.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -118,6 +119,13 @@ class HbmController {
     uint64_t row = 0, col = 0, cols = 0, k0 = 0, i = 0;
   };
   void start_row(const HbmStream& s, Cursor& c) const;
+  /// Fast-forward period of the address pattern, column accesses: 2^row_shift, at least
+  /// units x columns (README "Fast-forward").
+  uint64_t ff_period() const {
+    return std::max<uint64_t>(uint64_t(1) << map_.row_shift(), uint64_t(units()) * cfg_.columns);
+  }
+  /// Moves `c` to the next column access (into the next row at a row's end).
+  void next(const HbmStream& s, Cursor& c) const;
   /// Moves `c` forward to sequence index `target` (>= c.i).
   void seek(const HbmStream& s, Cursor& c, uint64_t target) const;
   /// Column accesses per unit in sequence range [c.i, to) (c is a copy; left unchanged).

@@ -20,15 +20,20 @@ std::vector<uint8_t> pattern(size_t n) {
   return v;
 }
 
-/// Simulated time (ns) of a timing-mode run of `pasm` with `cfg`.
-double run_time(const photon::PlatformConfig& cfg, const std::string& pasm) {
-  const std::string out = photon_test::run_forked([&] {
+/// Outcome of a timing-mode run of `pasm` with `cfg`: status, message, t (simulated ns).
+nlohmann::json run_outcome(const photon::PlatformConfig& cfg, const std::string& pasm) {
+  return nlohmann::json::parse(photon_test::run_forked([&] {
     photon::Platform plat(cfg);
     plat.load(photon::pcs::assemble(pasm, "bulk_test"));
     const photon::RunOutcome o = plat.run();
-    return nlohmann::json{{"status", int(o.status)}, {"t", o.simulated_time_ns}}.dump();
-  });
-  const auto j = nlohmann::json::parse(out);
+    return nlohmann::json{{"status", int(o.status)}, {"message", o.message}, {"t", o.simulated_time_ns}}
+        .dump();
+  }));
+}
+
+/// Simulated time (ns) of a timing-mode run that must finish.
+double run_time(const photon::PlatformConfig& cfg, const std::string& pasm) {
+  const auto j = run_outcome(cfg, pasm);
   EXPECT_EQ(j["status"], int(photon::RunOutcome::Status::Done)) << pasm;
   return j["t"].get<double>();
 }
@@ -138,14 +143,7 @@ TEST(DmaBulk, OversizedOrWrappingDescriptorsAreUnitErrors) {
        {"dma src=0x0 dst=0x0 inner_bytes=4294967295 n1=4294967295 n2=4294967295\nend\n",
         "dma src=0x0 dst=0x4000000000 inner_bytes=1048576 n1=3 src_stride1=0x8000000000000000 "
         "dst_stride1=1048576\nend\n"}) {
-    const std::string out = photon_test::run_forked([&] {
-      photon::PlatformConfig cfg;
-      photon::Platform plat(cfg);
-      plat.load(photon::pcs::assemble(pasm, "bad_dma"));
-      const photon::RunOutcome o = plat.run();
-      return nlohmann::json{{"status", int(o.status)}, {"message", o.message}}.dump();
-    });
-    const auto j = nlohmann::json::parse(out);
+    const auto j = run_outcome(photon::PlatformConfig{}, pasm);
     EXPECT_EQ(j["status"], int(photon::RunOutcome::Status::UnitError)) << pasm;
     const std::string m = j["message"];
     EXPECT_TRUE(m.find("1 TiB") != std::string::npos || m.find("overflows") != std::string::npos) << m;
