@@ -8,6 +8,7 @@ PKGS=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   python3 python3-onnx python3-numpy
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf gdb-multiarch libelf-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do
