@@ -8,6 +8,7 @@
 
 #include "models/dma/dma.h"
 #include "models/hbm/hbm.h"
+#include "models/rv32/rv32_cpu.h"
 #include "models/scratchpad/scratchpad.h"
 #include "platform/compute_unit.h"
 #include "platform/control_bus.h"
@@ -68,7 +69,13 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
                                        wiring(PHOTON_IRQ_PENDING_NTT_DONE_SHIFT, PHOTON_IRQ_PENDING_NTT_ERR_SHIFT));
   vec_ = std::make_unique<ComputeUnit>("vector", "VEC", engines.vector(cfg_), spm_->view(),
                                        wiring(PHOTON_IRQ_PENDING_VEC_DONE_SHIFT, PHOTON_IRQ_PENDING_VEC_ERR_SHIFT));
-  cpu_ = std::make_unique<FirmwareCpu>("fw_cpu", cfg_.cpu, cfg_.sim.quantum_ns, *irq_, &trace_);
+  if (cfg_.cpu.model == "rv32") {
+    const Rv32CpuSetup setup{cfg_.cpu.clock_ghz, cfg_.sim.quantum_ns, cfg_.cpu.watchdog_us,
+                             cfg_.cpu.firmware.empty() ? PHOTON_DEFAULT_FIRMWARE_ELF : cfg_.cpu.firmware};
+    cpu_ = std::make_unique<Rv32Cpu>("fw_cpu", cfg_.cpu.rv32, setup, *irq_);
+  } else {
+    cpu_ = std::make_unique<FirmwareCpu>("fw_cpu", cfg_.cpu, cfg_.sim.quantum_ns, *irq_, &trace_);
+  }
 
   bus_->attach(&sys_->regs);
   bus_->attach(&irq_->regs());
@@ -78,8 +85,8 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
   bus_->attach(&ntt_->regs());
   bus_->attach(&vec_->regs());
 
-  cpu_->ctrl.bind(bus_->ctrl);
-  cpu_->data.bind(noc_->in);
+  cpu_->ctrl_socket().bind(bus_->ctrl);
+  cpu_->data_socket().bind(noc_->in);
   dma_->data.bind(noc_->in);
   noc_->map_target("hbm", cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
   noc_->out.bind(hbm_->mem);
@@ -88,6 +95,12 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
 }
 
 Platform::~Platform() = default;
+
+int Platform::serve_gdb(int port) {
+  auto* rv = dynamic_cast<Rv32Cpu*>(cpu_.get());
+  if (!rv) throw Error("--gdb needs the rv32 firmware CPU: add --set cpu.model=rv32");
+  return rv->serve_gdb(port);
+}
 
 std::array<const QueueUnit*, 4> Platform::queues() const {
   return {dma_.get(), gemm_.get(), ntt_.get(), vec_.get()};
@@ -161,6 +174,14 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   sys.set("RING_HEAD", 0);
   sys.set("RING_TAIL", uint32_t(n));
   irq_->raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT);  // the host rings the doorbell at time 0
+  // Ring entries by kind, so that the firmware CPU can attribute its cost per command kind.
+  static const std::vector<std::string> kind_names = {"end", "fence", "signal", "wait", "dma", "gemm", "ntt", "vector"};
+  std::vector<uint8_t> kinds(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    const pcs::Opcode op = program.commands[i].opcode;
+    kinds[i] = uint8_t(op <= pcs::Opcode::Wait ? unsigned(op) : 3 + (unsigned(op) >> 4));
+  }
+  cpu_->set_command_ring(ring, pcs::kCommandBytes, std::move(kinds), kind_names);
 }
 
 RunOutcome Platform::run(const std::function<void(double)>& progress, double max_ns,
@@ -185,6 +206,12 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   }
   RunOutcome out;
   out.simulated_time_ns = ns_of(cpu_->finished() ? cpu_->finish_time() : sc_core::sc_time_stamp());
+  if (cpu_->finished() && cpu_->fault().kind != CpuFault::Kind::None) {
+    out.status = cpu_->fault().kind == CpuFault::Kind::Watchdog ? RunOutcome::Status::Watchdog
+                                                                : RunOutcome::Status::FirmwareFault;
+    out.message = cpu_->fault().message;
+    return out;
+  }
   if (cpu_->finished() && cpu_->final_state() == PHOTON_FW_STATE_DONE) return out;
   const uint32_t status = sys_->regs.get("STATUS");
   const uint32_t code = (status & PHOTON_SYS_STATUS_CODE_MASK) >> PHOTON_SYS_STATUS_CODE_SHIFT;
@@ -218,6 +245,7 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     if (!q->blocked_on().empty()) blocked += (blocked.empty() ? "" : "; ") + q->blocked_on();
   out.message = "deadlock: no unit can make progress" +
                 (blocked.empty() ? std::string() : ": " + blocked + " is never signalled");
+  if (!cpu_->where().empty()) out.message += " (firmware at " + cpu_->where() + ")";
   return out;
 }
 
@@ -296,15 +324,17 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
   for (const auto& e : bus_->error_log()) errors.push_back(e);
   for (const auto& e : cpu_->bus_error_log()) errors.push_back(e);
   if (noc_->decode_errors()) errors.push_back(noc_->last_error());
+  json firmware = {{"mmio_accesses", cpu_->mmio_accesses()},
+                   {"commands", program_.commands.size()},
+                   {"control_bus_errors", bus_->errors()},
+                   {"noc_decode_errors", noc_->decode_errors()},
+                   {"errors", errors}};
+  firmware.update(cpu_->report());
   return json{{"units", units},
               {"hbm", hbm_->report()},
               {"energy_pj", energy},
               {"queues", queue_rows},
-              {"firmware", {{"mmio_accesses", cpu_->mmio_accesses()},
-                            {"commands", program_.commands.size()},
-                            {"control_bus_errors", bus_->errors()},
-                            {"noc_decode_errors", noc_->decode_errors()},
-                            {"errors", errors}}},
+              {"firmware", firmware},
               {"ops", ops},
               {"work_total", total.to_json()}};
 }

@@ -34,7 +34,9 @@ void hal_read_mem(uint64_t addr, void *dst, uint32_t bytes) {
 void hal_wait_irq(void) {
   uint32_t mip;
   for (;;) {
-    __asm__ volatile("csrr %0, mip" : "=r"(mip));
+    /* .option arch: the link-time (LTO) code generation runs with -march=rv32imc, which
+     * selects picolibc's multilib but leaves Zicsr out (binutils 2.40 splits it from I). */
+    __asm__ volatile(".option push\n.option arch, +zicsr\ncsrr %0, mip\n.option pop" : "=r"(mip));
     if (mip & (1u << 11)) return;
     __asm__ volatile("wfi");
   }

@@ -163,6 +163,17 @@ bool Rv32Core::store(uint32_t addr, unsigned bytes, uint32_t v, bool& misaligned
 }
 
 void Rv32Core::take_trap(uint32_t cause, uint32_t tval) {
+  if (trap_catch_ && !(cause & kInterruptBit) && cause != kEcallM && cause != kEcallU &&
+      !(skip_catch_ && pc_ == caught_pc_)) {
+    trap_caught_ = true;  // stop before the trap: state unchanged, pc at the instruction
+    caught_pc_ = pc_;
+    last_trap_.cause = cause;
+    last_trap_.epc = pc_;
+    last_trap_.tval = tval;
+    limit_ = 0;
+    return;
+  }
+  skip_catch_ = false;
   if (in_trap_entry_ && !(cause & kInterruptBit)) {
     // The handler's first instruction faulted: the hart would trap forever.
     limit_ = 0;
@@ -268,6 +279,8 @@ Stop Rv32Core::run(uint64_t cycle_limit) {
   limit_ = cycle_limit;
   yield_ = false;
   double_fault_ = false;
+  skip_catch_ = trap_caught_;
+  trap_caught_ = false;
   return run_loop();
 }
 
@@ -407,7 +420,7 @@ Stop Rv32Core::run_loop() {
                                                       : uint32_t(int32_t(a) % int32_t(b));
         break;
       case Op::Remu: x_[in->rd] = b == 0 ? a : a % b; break;
-      case Op::Fence: break;
+      case Op::Fence: bus_.fence(); break;
       case Op::FenceI: break;  // stores already invalidate decoded instructions
       case Op::Ecall:
         cycles_ -= in->cycles;
@@ -455,6 +468,7 @@ Stop Rv32Core::run_loop() {
     in_trap_entry_ = false;
   }
   if (double_fault_) return Stop::DoubleFault;
+  if (trap_caught_) return Stop::TrapCaught;
   if (halted_) return Stop::Halt;
   if (wfi_) {
     wfi_ = false;

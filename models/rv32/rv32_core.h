@@ -52,6 +52,8 @@ class Rv32Bus {
   }
   /// The `time` CSR: mtime ticks.
   virtual uint64_t mtime() { return 0; }
+  /// A fence instruction executed: buffers in the slow path must not hold stale data.
+  virtual void fence() {}
 };
 
 /// A local memory the core reads and writes through a host pointer.
@@ -73,6 +75,8 @@ enum class Stop {
   Ebreak,      ///< ebreak while ebreak_halts is set (pc is at the ebreak)
   Yield,       ///< the slow path asked to return (yield())
   DoubleFault, ///< an exception while fetching the trap handler's first instruction
+  TrapCaught,  ///< an exception is about to be taken (trap catch on; last_trap() has it, the
+               ///< pc is at the faulting instruction, the next run() takes the trap)
 };
 
 /// The last trap taken (for fault reports).
@@ -133,9 +137,12 @@ class Rv32Core {
   void remove_breakpoint(uint32_t addr);
   void clear_breakpoints();
   /// Resume from a breakpoint: the next run() executes the instruction at pc once.
-  void step_over_breakpoint() { skip_break_ = true; }
+  void step_over_breakpoint() { skip_break_ = breakpoints_.count(pc_) != 0; }
   /// When set, ebreak stops the hart (Stop::Ebreak) instead of trapping (a debugger attached).
   void set_ebreak_halts(bool on) { ebreak_halts_ = on; }
+  /// When set, every exception except ecall stops the hart before it is taken (Stop::TrapCaught),
+  /// so a debugger sees the faulting instruction.
+  void set_trap_catch(bool on) { trap_catch_ = on; }
   /// Memory as the debugger sees it (regions, then the bus's debug path). Writes invalidate
   /// decoded instructions.
   bool debug_read(uint32_t addr, uint8_t* dst, unsigned bytes);
@@ -186,6 +193,8 @@ class Rv32Core {
 
   std::unordered_set<uint32_t> breakpoints_;
   bool skip_break_ = false, ebreak_halts_ = false;
+  bool trap_catch_ = false, trap_caught_ = false, skip_catch_ = false;
+  uint32_t caught_pc_ = 0;
   TrapRecord last_trap_;
   uint32_t trap_target_ = 0;  ///< pc of the last trap's handler, for double-fault detection
   bool in_trap_entry_ = false;

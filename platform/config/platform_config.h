@@ -17,6 +17,7 @@
 #include "models/hbm/hbm_config.h"
 #include "models/ntt/ntt_config.h"
 #include "models/optical_gemm/optical_gemm_config.h"
+#include "models/rv32/rv32_config.h"
 #include "models/scratchpad/scratchpad_config.h"
 #include "models/vector/vector_config.h"
 #include "platform/config/param_set.h"
@@ -43,6 +44,13 @@ struct CpuConfig {
   uint32_t queue_depth = 16;          ///< per-unit hardware command queue entries
   uint32_t semaphores = 64;           ///< hardware semaphores
   uint64_t ring_base = 0x100000000ull;  ///< HBM address of the command ring (4 GiB)
+  /// Which implementation runs the firmware: native (firmware.c compiled for the host, costs
+  /// from dispatch_cycles and irq_latency_cycles) or rv32 (the firmware ELF on the RV32IMC
+  /// instruction-set simulator, costs from its cycle table, cpu.rv32.*).
+  std::string model = "native";
+  std::string firmware;     ///< rv32: firmware ELF; empty: the one built with photon
+  double watchdog_us = 1e6; ///< rv32: simulated time the firmware may run without finishing, us
+  Rv32Config rv32;
   void declare(ParamSet& ps, const std::string& p);
 };
 
