@@ -61,6 +61,7 @@ ElfImage ElfImage::load(const std::string& path) {
         throw Error("segment " + std::to_string(i) + " lies outside the file");
       ElfSegment s;
       s.addr = uint32_t(ph.p_paddr);
+      s.vaddr = uint32_t(ph.p_vaddr);
       s.mem_bytes = uint32_t(ph.p_memsz);
       s.bytes.assign(raw + ph.p_offset, raw + ph.p_offset + ph.p_filesz);
       s.executable = (ph.p_flags & PF_X) != 0;

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -144,7 +145,7 @@ bool GdbServer::read_packet(std::string& out) {
         return true;
       }
     } else {
-      rx_.clear();  // acks and stray bytes before a packet
+      rx_.erase(std::remove_if(rx_.begin(), rx_.end(), [](char c) { return c != '\x03'; }), rx_.end());
     }
     char buf[4096];
     ssize_t n;
@@ -176,6 +177,11 @@ void GdbServer::send_packet(const std::string& body) {
 
 bool GdbServer::interrupted() {
   if (conn_ < 0) return false;
+  // A Ctrl-C may have arrived together with the packet that resumed the target.
+  if (const size_t i = rx_.find('\x03'); i != std::string::npos) {
+    rx_.erase(i, 1);
+    return true;
+  }
   pollfd p{conn_, POLLIN, 0};
   while (::poll(&p, 1, 0) > 0 && (p.revents & POLLIN)) {
     char c;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "photon_regs.h"
 #include "platform/error.h"
 
 namespace photon {
@@ -59,14 +60,18 @@ Rv32Cpu::Rv32Cpu(sc_core::sc_module_name name, const Rv32Config& cfg, const Rv32
     with_error_context(setup.firmware, [&] {
       const uint64_t rom_end = uint64_t(RV32_ROM_BASE) + rom_.size_bytes();
       const uint64_t ram_end = uint64_t(RV32_RAM_BASE) + ram_.size_bytes();
+      auto inside = [&](uint64_t lo, uint64_t hi) {
+        return (lo - RV32_ROM_BASE < rom_.size_bytes() && hi <= rom_end) ||
+               (lo - RV32_RAM_BASE < ram_.size_bytes() && hi <= ram_end);
+      };
       for (const auto& s : elf_.segments()) {
-        const uint64_t lo = s.addr, hi = lo + std::max<uint64_t>(s.mem_bytes, s.bytes.size());
-        const bool in_rom = lo - RV32_ROM_BASE < rom_.size_bytes() && hi <= rom_end;
-        const bool in_ram = lo - RV32_RAM_BASE < ram_.size_bytes() && hi <= ram_end;
-        if (!in_rom && !in_ram)
-          throw Error("segment [" + hex(lo) + ", " + hex(hi) + ") lies outside the boot ROM [" +
-                      hex(RV32_ROM_BASE) + ", " + hex(rom_end) + ") (cpu.rv32.rom_kib) and the data RAM [" +
-                      hex(RV32_RAM_BASE) + ", " + hex(ram_end) + ") (cpu.rv32.ram_kib)");
+        // What is loaded (at the load address) and where it runs must both be in ROM or RAM.
+        const uint64_t lo = s.addr, hi = lo + s.bytes.size(), vlo = s.vaddr, vhi = vlo + s.mem_bytes;
+        for (const auto& [a, b] : {std::pair{lo, hi}, std::pair{vlo, vhi}})
+          if (b > a && !inside(a, b))
+            throw Error("segment [" + hex(a) + ", " + hex(b) + ") lies outside the boot ROM [" +
+                        hex(RV32_ROM_BASE) + ", " + hex(rom_end) + ") (cpu.rv32.rom_kib) and the data RAM [" +
+                        hex(RV32_RAM_BASE) + ", " + hex(ram_end) + ") (cpu.rv32.ram_kib)");
       }
       const uint32_t e = elf_.entry();
       if (!(e - RV32_ROM_BASE < rom_.size_bytes() || e - RV32_RAM_BASE < ram_.size_bytes()))
@@ -95,10 +100,10 @@ int Rv32Cpu::serve_gdb(int port) {
 void Rv32Cpu::start_of_simulation() {
   // Load the ELF through the memories' debug interface, then take their DMI pointers.
   for (const auto& s : elf_.segments()) {
+    if (s.bytes.empty()) continue;  // .bss-like: the memories start zeroed, crt0.S clears it
     auto& sock = s.addr >= RV32_RAM_BASE ? dmem : imem;
     const uint32_t base = s.addr >= RV32_RAM_BASE ? RV32_RAM_BASE : RV32_ROM_BASE;
     std::vector<uint8_t> bytes = s.bytes;
-    bytes.resize(std::max<size_t>(bytes.size(), s.mem_bytes), 0);
     tlm::tlm_generic_payload gp;
     gp.set_command(tlm::TLM_WRITE_COMMAND);
     gp.set_address(s.addr - base);
@@ -232,6 +237,9 @@ void Rv32Cpu::end(CpuFault::Kind kind, const std::string& message) {
   final_state_ = 0;
   close_interval();
   if (gdb_) gdb_->terminated(kind == CpuFault::Kind::Watchdog ? 14 /* SIGALRM */ : signal_of(core_.last_trap().cause));
+  // Stop the kernel: nothing else may run on once the firmware is gone (and sc_stop's own
+  // notice would go to stdout, which belongs to the CLI).
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_stop();
 }
 
@@ -298,7 +306,13 @@ void Rv32Cpu::run() {
       case Stop::Halt: {
         const uint32_t code = core_.tohost_value() >> 1;
         if (code == RV32_EXIT_TRAP) {
-          end(CpuFault::Kind::Trap, "firmware fault: " + describe_trap(core_.last_trap()));
+          std::string msg = "firmware fault: " + describe_trap(core_.last_trap());
+          // An access fault on a bus: what the bus said.
+          const rv32::TrapRecord& t = core_.last_trap();
+          if ((t.cause == rv32::kLoadAccessFault || t.cause == rv32::kStoreAccessFault) && !last_bus_error_.empty() &&
+              (t.tval - RV32_MMIO_BASE < RV32_MMIO_BYTES || t.tval - RV32_DATA_BASE < RV32_DATA_BYTES))
+            msg += ": " + last_bus_error_;
+          end(CpuFault::Kind::Trap, msg);
           return;
         }
         sync();
@@ -306,7 +320,7 @@ void Rv32Cpu::run() {
         final_state_ = code;
         finished_ = true;
         finish_time_ = sc_core::sc_time_stamp();
-        if (gdb_) gdb_->exited(int(code));
+        if (gdb_) gdb_->exited(code == PHOTON_FW_STATE_DONE ? 0 : int(code));  // 0: exited normally
         return;
       }
       case Stop::DoubleFault: {
@@ -336,8 +350,10 @@ void Rv32Cpu::run() {
       if (!debug_stop(5)) return;
     }
     if (core_.cycles() >= wd_cycle || (wd_ns > 0 && sc_core::sc_time_stamp().to_seconds() * 1e9 >= wd_ns)) {
-      end(CpuFault::Kind::Watchdog, "watchdog: the firmware did not finish within cpu.watchdog_us = " +
-                                        std::to_string(setup_.watchdog_us) + " us of simulated time; " + where());
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", setup_.watchdog_us);
+      end(CpuFault::Kind::Watchdog, std::string("watchdog: the firmware did not finish within cpu.watchdog_us = ") +
+                                        limit + " us of simulated time; " + where());
       return;
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp(), t = core_time();
@@ -366,6 +382,7 @@ bool Rv32Cpu::transport(tlm_utils::simple_initiator_socket<Rv32Cpu>& s, bool wri
   const double extra_ns = (delay - before).to_seconds() * 1e9;
   if (extra_ns > 0) core_.add_stall(uint64_t(std::ceil(extra_ns / period_ns_ - 1e-6)));
   if (gp.get_response_status() == tlm::TLM_OK_RESPONSE) return true;
+  last_bus_error_ = std::string(what) + " address " + hex(addr) + ": " + gp.get_response_string();
   if (bus_error_log_.size() < 16)
     bus_error_log_.push_back(std::string("firmware ") + (write ? "write" : "read") + " at " + what +
                              " address " + hex(addr) + ": " + gp.get_response_string() + " (" + where() + ")");

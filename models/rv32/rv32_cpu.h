@@ -147,6 +147,7 @@ class Rv32Cpu : public sc_core::sc_module,
   CpuFault fault_;
   uint64_t mmio_ = 0, wakeups_ = 0;
   std::vector<std::string> bus_error_log_;
+  std::string last_bus_error_;  ///< the last failed TLM access, for fault messages
 
   // Cost attribution (set_command_ring).
   uint64_t ring_base_ = 0, ring_bytes_ = 0;

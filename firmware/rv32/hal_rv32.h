@@ -1,26 +1,29 @@
-/* The firmware HAL (firmware/hal.h) on the rv32 firmware CPU: volatile MMIO through the
- * control-bus window, command reads through the data aperture, wfi. Memory map:
- * models/rv32/rv32_memory_map.h. */
-#include "firmware/hal.h"
+/* The firmware HAL (firmware/hal.h) on the rv32 firmware CPU, as inline functions (included by
+ * hal.h when PHOTON_HAL_IMPL names this file): volatile MMIO through the control-bus window,
+ * command reads through the data aperture, wfi. Memory map: models/rv32/rv32_memory_map.h. */
+#ifndef PHOTON_HAL_RV32_H
+#define PHOTON_HAL_RV32_H
+
+#include <stdint.h>
 
 #include "models/rv32/rv32_memory_map.h"
 
 #define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 
-uint32_t hal_read32(uint32_t addr) { return REG32(RV32_MMIO_BASE + addr); }
+static inline uint32_t hal_read32(uint32_t addr) { return REG32(RV32_MMIO_BASE + addr); }
 
-void hal_write32(uint32_t addr, uint32_t value) { REG32(RV32_MMIO_BASE + addr) = value; }
+static inline void hal_write32(uint32_t addr, uint32_t value) { REG32(RV32_MMIO_BASE + addr) = value; }
 
 /* The aperture shows DATA_WINDOW + [0, RV32_DATA_BYTES); the window is moved (aligned to the
  * aperture size) only when `addr` lies outside it. */
-static uint64_t window = 0;
+static uint64_t hal_window = 0;
 
-void hal_read_mem(uint64_t addr, void *dst, uint32_t bytes) {
+static inline void hal_read_mem(uint64_t addr, void *dst, uint32_t bytes) {
   const uint64_t base = addr & ~(uint64_t)(RV32_DATA_BYTES - 1);
-  if (base != window) {
+  if (base != hal_window) {
     REG32(RV32_CPUCTL_BASE + RV32_CPUCTL_DATA_WINDOW_LO) = (uint32_t)base;
     REG32(RV32_CPUCTL_BASE + RV32_CPUCTL_DATA_WINDOW_HI) = (uint32_t)(base >> 32);
-    window = base;
+    hal_window = base;
   }
   /* fence: the line buffer may hold data older than the memory. */
   __asm__ volatile("fence" ::: "memory");
@@ -31,16 +34,16 @@ void hal_read_mem(uint64_t addr, void *dst, uint32_t bytes) {
 
 /* mstatus.MIE is 0 and mie.MEIE 1 (crt0.S): wfi returns once the interrupt controller's line
  * (mip.MEIP) is up, without trapping. */
-void hal_wait_irq(void) {
+static inline void hal_wait_irq(void) {
   uint32_t mip;
   for (;;) {
-    /* .option arch: the link-time (LTO) code generation runs with -march=rv32imc, which
-     * selects picolibc's multilib but leaves Zicsr out (binutils 2.40 splits it from I). */
-    __asm__ volatile(".option push\n.option arch, +zicsr\ncsrr %0, mip\n.option pop" : "=r"(mip));
+    __asm__ volatile("csrr %0, mip" : "=r"(mip));
     if (mip & (1u << 11)) return;
     __asm__ volatile("wfi");
   }
 }
 
 /* On a real core the work is the instructions themselves: nothing to account. */
-void hal_work(enum hal_work kind) { (void)kind; }
+static inline void hal_work(enum hal_work kind) { (void)kind; }
+
+#endif /* PHOTON_HAL_RV32_H */
