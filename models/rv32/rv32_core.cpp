@@ -36,7 +36,7 @@ void Rv32Core::add_region(const MemRegion& m) {
   r.m = m;
   if (m.executable) r.icache.assign(m.size / 2, Insn{});
   regions_.push_back(std::move(r));
-  hot_ = &regions_.front();
+  hot_ = dhot_ = &regions_.front();
 }
 
 void Rv32Core::reset(uint32_t pc) {
@@ -72,7 +72,7 @@ void Rv32Core::fill(Insn& slot, uint32_t pc, uint32_t raw, bool compressed) {
   if (!breakpoints_.empty() && breakpoints_.count(pc)) slot.op = Op::BreakHook;
 }
 
-bool Rv32Core::fetch(uint32_t pc, Insn*& slot, Insn& scratch) {
+inline bool Rv32Core::fetch(uint32_t pc, Insn*& slot, Insn& scratch) {
   Region* r = hot_;
   uint32_t off = pc - r->m.base;
   if (!(off < r->m.size && !r->icache.empty())) {
@@ -85,6 +85,7 @@ bool Rv32Core::fetch(uint32_t pc, Insn*& slot, Insn& scratch) {
   }
   slot = &r->icache[off >> 1];
   if (slot->op != Op::Undecoded) return true;
+  r->has_code = true;
   const uint16_t lo = rd16(r->m.data + off);
   if ((lo & 3) != 3) {
     fill(*slot, pc, lo, true);
@@ -104,8 +105,13 @@ void Rv32Core::invalidate(Region& r, uint32_t off, unsigned bytes) {
   for (uint32_t i = first; i <= last && i < r.icache.size(); ++i) r.icache[i].op = Op::Undecoded;
 }
 
-bool Rv32Core::load_aligned(uint32_t addr, unsigned bytes, uint32_t& v) {
-  if (Region* r = region_of(addr, bytes)) {
+inline bool Rv32Core::load_aligned(uint32_t addr, unsigned bytes, uint32_t& v) {
+  Region* r = dhot_;
+  if (!(addr - r->m.base < r->m.size && addr - r->m.base + bytes <= r->m.size)) {
+    r = region_of(addr, bytes);
+    if (r) dhot_ = r;
+  }
+  if (r) {
     const uint8_t* p = r->m.data + (addr - r->m.base);
     if (bytes == 4) v = rd32(p);
     else if (bytes == 2) v = rd16(p);
@@ -115,12 +121,17 @@ bool Rv32Core::load_aligned(uint32_t addr, unsigned bytes, uint32_t& v) {
   return bus_.load(addr, bytes, v);
 }
 
-bool Rv32Core::store_aligned(uint32_t addr, unsigned bytes, uint32_t v) {
-  if (Region* r = region_of(addr, bytes)) {
+inline bool Rv32Core::store_aligned(uint32_t addr, unsigned bytes, uint32_t v) {
+  Region* r = dhot_;
+  if (!(addr - r->m.base < r->m.size && addr - r->m.base + bytes <= r->m.size)) {
+    r = region_of(addr, bytes);
+    if (r) dhot_ = r;
+  }
+  if (r) {
     if (!r->m.writable) return false;
     const uint32_t off = addr - r->m.base;
     std::memcpy(r->m.data + off, &v, bytes);  // little-endian host
-    if (!r->icache.empty()) invalidate(*r, off, bytes);
+    if (r->has_code) invalidate(*r, off, bytes);
     if (tohost_armed_ && (addr & ~3u) == tohost_ && v != 0) {
       tohost_value_ = v;
       halted_ = true;
@@ -131,7 +142,7 @@ bool Rv32Core::store_aligned(uint32_t addr, unsigned bytes, uint32_t v) {
   return bus_.store(addr, bytes, v);
 }
 
-bool Rv32Core::load(uint32_t addr, unsigned bytes, uint32_t& v, bool& misaligned) {
+inline bool Rv32Core::load(uint32_t addr, unsigned bytes, uint32_t& v, bool& misaligned) {
   misaligned = (addr & (bytes - 1)) != 0;
   if (!misaligned) return load_aligned(addr, bytes, v);
   if (!timing_.misaligned_split) return false;
@@ -148,7 +159,7 @@ bool Rv32Core::load(uint32_t addr, unsigned bytes, uint32_t& v, bool& misaligned
   return true;
 }
 
-bool Rv32Core::store(uint32_t addr, unsigned bytes, uint32_t v, bool& misaligned) {
+inline bool Rv32Core::store(uint32_t addr, unsigned bytes, uint32_t v, bool& misaligned) {
   misaligned = (addr & (bytes - 1)) != 0;
   if (!misaligned) return store_aligned(addr, bytes, v);
   if (!timing_.misaligned_split) return false;

@@ -154,6 +154,7 @@ class Rv32Core {
   struct Region {
     MemRegion m;
     std::vector<Insn> icache;  ///< one slot per halfword; empty when not executable
+    bool has_code = false;     ///< some slot was decoded: stores must invalidate
   };
 
   Stop run_loop();
@@ -173,7 +174,8 @@ class Rv32Core {
   Timing timing_;
   Rv32Bus& bus_;
   std::vector<Region> regions_;
-  Region* hot_ = nullptr;  ///< region of the last fetch
+  Region* hot_ = nullptr;   ///< region of the last fetch
+  Region* dhot_ = nullptr;  ///< region of the last local load or store
 
   uint32_t x_[32] = {};
   uint32_t pc_ = 0;

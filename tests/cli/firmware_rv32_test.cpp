@@ -113,6 +113,20 @@ TEST(Rv32Watchdog, StopsAFirmwareThatNeverFinishesAtTheConfiguredTime) {
   EXPECT_LE(rep["simulated_time_ns"].get<double>(), 40002.0);
 }
 
+TEST(Rv32Timer, InterruptFiresAtTheDeadline) {
+  // fw_timer: mtimecmp = mtime + 5000 ticks at 1000 MHz; the handler runs, the firmware ends.
+  photon_test::CliResult r;
+  const nlohmann::json rep = run_fault("timer", "", r);
+  EXPECT_EQ(r.status, 0) << r.err;
+  ASSERT_TRUE(rep.is_object());
+  EXPECT_EQ(rep["status"], "ok");
+  EXPECT_EQ(rep["firmware"]["traps"], 1);  // the one timer interrupt
+  EXPECT_EQ(rep["firmware"]["wakeups"], 1);
+  // 5 us after the start (boot code before reading mtime and the handler after it: < 300 ns).
+  EXPECT_GE(rep["simulated_time_ns"].get<double>(), 5000.0);
+  EXPECT_LE(rep["simulated_time_ns"].get<double>(), 5300.0);
+}
+
 TEST(Rv32Firmware, BadFirmwareFileIsOneErrorLine) {
   const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
                         " --set cpu.model=rv32 --set cpu.firmware=" + src("configs/default.yaml"));

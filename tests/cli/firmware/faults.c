@@ -17,6 +17,25 @@ __attribute__((noinline)) void spin_forever(void) {
   for (;;) __asm__ volatile("");
 }
 
+/* FAULT 6, no fault: a machine-timer interrupt 5000 mtime ticks (cpu.rv32.mtime_mhz = 1000:
+ * 5 us) after the first read of mtime, taken by a real handler; then the firmware reports done. */
+static volatile uint32_t timer_fired;
+/* mtvec holds the handler address in bits 31:2 (the low two bits are the mode): 4-byte aligned. */
+__attribute__((interrupt("machine"), aligned(4))) void timer_handler(void) {
+  REG32(RV32_CLINT_BASE + RV32_CLINT_MTIMECMP) = 0xffffffffu; /* deassert MTIP */
+  REG32(RV32_CLINT_BASE + RV32_CLINT_MTIMECMP + 4) = 0xffffffffu;
+  timer_fired = 1;
+}
+__attribute__((noinline)) void timer_interrupt(void) {
+  __asm__ volatile("csrw mtvec, %0" ::"r"(&timer_handler));
+  const uint32_t now = REG32(RV32_CLINT_BASE + RV32_CLINT_MTIME);
+  REG32(RV32_CLINT_BASE + RV32_CLINT_MTIMECMP) = now + 5000;
+  REG32(RV32_CLINT_BASE + RV32_CLINT_MTIMECMP + 4) = 0;
+  __asm__ volatile("csrs mie, %0" ::"r"(1u << 7));    /* MTIE */
+  __asm__ volatile("csrsi mstatus, 8");               /* MIE */
+  while (!timer_fired) __asm__ volatile("wfi");
+}
+
 unsigned photon_fw_main(void) {
 #if FAULT == 1
   illegal_instruction();
@@ -28,6 +47,8 @@ unsigned photon_fw_main(void) {
   load_unmapped_register();
 #elif FAULT == 5
   spin_forever();
+#elif FAULT == 6
+  timer_interrupt();
 #endif
   return 2;
 }

@@ -1,6 +1,6 @@
 # Test firmware ELFs for photon_cli_tests (fault reports, watchdog, GDB Ctrl-C): one build of
 # faults.c per fault, into build/test-firmware/.
-set(fault_names illegal rom_store unmapped unmapped_register spin)
+set(fault_names illegal rom_store unmapped unmapped_register spin timer)
 set(i 1)
 set(fault_targets "")
 foreach(n ${fault_names})
