@@ -4,8 +4,8 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "platform/error.h"
-#include "platform/platform.h"
+#include "base/error.h"
+#include "soc/platform.h"
 #include "workloads/fhe/fhe_lowering.h"
 
 namespace photon::cli {
@@ -27,7 +27,7 @@ void add_fhe_command(CLI::App& app, int& status) {
   sub->add_option("--alpha", o->alpha, "P limbs (special primes); dnum = ceil((L+1)/alpha)")->required();
   sub->add_option("--report", o->report, "write the report JSON here");
   sub->callback([o, &status] {
-    PlatformConfig cfg = o->config.load();
+    RunConfig cfg = o->config.load();
     if (!o->report.empty()) check_output_path(o->report);
     uint64_t n = o->ring_degree;
     if (n < 1024 || n > 131072 || (n & (n - 1)))

@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 #ifndef PHOTON_VERSION
 #define PHOTON_VERSION "0.1.0"

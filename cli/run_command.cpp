@@ -6,8 +6,8 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "platform/error.h"
-#include "platform/platform.h"
+#include "base/error.h"
+#include "soc/platform.h"
 #include "workloads/driver/workload.h"
 #include "workloads/driver/fhe_summary.h"
 #include "workloads/driver/ideal_reference.h"
@@ -62,7 +62,7 @@ int run(const RunOptions& o) {
   if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
   std::vector<std::string> sets = o.config.sets;
   if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
-  PlatformConfig cfg = load_platform_config(o.config.file, sets);
+  RunConfig cfg = load_run_config(o.config.file, sets);
   const bool functional = cfg.sim.mode == "functional";
   if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
     throw Error("--input and --dump-outputs need --mode functional");
@@ -151,7 +151,7 @@ int run(const RunOptions& o) {
   report["mode"] = cfg.sim.mode;
   report["simulated_time_ns"] = out.simulated_time_ns;
   report["wall_time_s"] = wall;
-  report["config"] = cfg.to_json();
+  report["config"] = config_json(cfg);
   report["unsupported"] = w.unsupported;
   if (w.frontend == "heir") report["fhe"] = fhe_summary(report["ops"]);
 

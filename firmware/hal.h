@@ -1,6 +1,6 @@
 /* Photon firmware hardware-abstraction layer: the only way the firmware touches the platform.
  * Portable C: the virtual platform implements these as TLM transactions from the firmware CPU
- * model (platform/firmware_cpu.cpp); a real core implements them as volatile MMIO and a WFI loop. */
+ * model (soc/firmware_cpu.cpp); a real core implements them as volatile MMIO and a WFI loop. */
 #ifndef PHOTON_HAL_H
 #define PHOTON_HAL_H
 

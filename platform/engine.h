@@ -13,8 +13,8 @@
 #include <map>
 #include <string>
 
-#include "platform/error.h"
-#include "workloads/pcs/command.h"
+#include "base/error.h"
+#include "isa/command.h"
 
 namespace photon {
 

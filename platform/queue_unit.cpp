@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 

@@ -23,7 +23,7 @@
 #include "platform/report/trace.h"
 #include "platform/semaphores.h"
 #include "platform/stats/stats.h"
-#include "workloads/pcs/command.h"
+#include "isa/command.h"
 
 namespace photon {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/noc/stream_extension.h"
 
 namespace photon {

@@ -1,6 +1,6 @@
 #include "models/hbm/hbm_address.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 

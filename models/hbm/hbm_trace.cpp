@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/hbm/hbm_controller.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 

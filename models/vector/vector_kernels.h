@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "workloads/pcs/command.h"
+#include "isa/command.h"
 
 namespace photon::vec {
 

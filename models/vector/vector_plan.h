@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "models/vector/vector_config.h"
-#include "workloads/pcs/command.h"
+#include "isa/command.h"
 
 namespace photon {
 

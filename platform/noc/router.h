@@ -24,7 +24,7 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
-#include "platform/config/platform_config.h"
+#include "platform/noc/noc_config.h"
 #include "platform/noc/port_calendar.h"
 
 namespace photon {

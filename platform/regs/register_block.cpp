@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 

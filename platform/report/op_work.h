@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workloads/pcs/program.h"
+#include "isa/program.h"
 
 namespace photon {
 

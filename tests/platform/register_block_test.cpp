@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "photon_regs.h"
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/regs/register_block.h"
 
 using photon::RegisterBlock;

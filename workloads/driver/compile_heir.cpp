@@ -1,14 +1,14 @@
 // .mlir -> HEIR frontend -> FHE lowering.
 #include <cstdio>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/driver/workload.h"
 #include "workloads/fhe/fhe_lowering.h"
 #include "workloads/heir/heir_frontend.h"
 
 namespace photon {
 
-CompiledWorkload compile_heir(const std::string& path, const PlatformConfig& cfg) {
+CompiledWorkload compile_heir(const std::string& path, const RunConfig& cfg) {
   FheProgram p = load_heir(path);
   CompiledWorkload w;
   w.frontend = "heir";

@@ -1,14 +1,14 @@
 // .onnx -> ONNX frontend -> AI lowering.
 #include <map>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/driver/workload.h"
 #include "workloads/lowering/ai_lowering.h"
 #include "workloads/onnx/onnx_loader.h"
 
 namespace photon {
 
-CompiledWorkload compile_onnx(const std::string& path, const PlatformConfig& cfg,
+CompiledWorkload compile_onnx(const std::string& path, const RunConfig& cfg,
                               const CompileOptions& opts) {
   Graph g = load_onnx(path, opts.shapes);
   lowering::LoweringResult r = with_error_context(path, [&] { return lowering::lower_graph(g, cfg); });

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "platform/error.h"
-#include "platform/platform.h"
+#include "base/error.h"
+#include "soc/platform.h"
 
 namespace photon {
 
@@ -43,7 +43,7 @@ size_t numel(const std::vector<int64_t>& s) {
 
 }  // namespace
 
-TensorValues run_ideal_outputs(const CompiledWorkload& w, PlatformConfig cfg, const TensorValues& inputs) {
+TensorValues run_ideal_outputs(const CompiledWorkload& w, RunConfig cfg, const TensorValues& inputs) {
   cfg.optical_gemm.numerics = "ideal";
   int fds[2];
   if (::pipe(fds) != 0) throw Error("ideal reference run: cannot create a pipe");

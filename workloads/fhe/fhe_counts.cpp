@@ -1,7 +1,7 @@
 // Closed-form work of each FheOp (docs/fhe.md derives every line) and the bootstrap sequence.
 #include <algorithm>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/fhe/fhe_lowering.h"
 
 namespace photon {

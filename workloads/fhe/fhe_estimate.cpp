@@ -5,11 +5,11 @@
 #include <deque>
 
 #include "models/ntt/ntt_engine.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 
-FheEstimate estimate_cycles(const pcs::Program& program, const PlatformConfig& cfg) {
+FheEstimate estimate_cycles(const pcs::Program& program, const RunConfig& cfg) {
   NttEngine eng(cfg.ntt);
   const double ghz = cfg.ntt.clock_ghz;
   const double bytes_per_cycle = std::min(cfg.hbm.peak_bandwidth_gbps(), cfg.noc.port_bandwidth_gbps) / ghz;

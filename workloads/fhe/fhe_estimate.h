@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/config/platform_config.h"
-#include "workloads/pcs/program.h"
+#include "workloads/config/run_config.h"
+#include "isa/program.h"
 
 namespace photon {
 
@@ -30,6 +30,6 @@ struct FheEstimate {
 };
 
 /// Throws Error for a Wait that no Signal can ever release, or a non-FHE command.
-FheEstimate estimate_cycles(const pcs::Program& program, const PlatformConfig& cfg);
+FheEstimate estimate_cycles(const pcs::Program& program, const RunConfig& cfg);
 
 }  // namespace photon

@@ -12,7 +12,7 @@
 
 #include "models/ntt/ntt_core.h"
 #include "models/ntt/ntt_engine.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 
@@ -80,7 +80,7 @@ bool needs_key(const FheOp& op) { return uses_key(op.kind) && !fhe_rotation_is_i
 
 class Lowerer {
  public:
-  Lowerer(const FheProgram& p, const PlatformConfig& cfg) : src_(p), cfg_(cfg), fc_(cfg.fhe) {}
+  Lowerer(const FheProgram& p, const RunConfig& cfg) : src_(p), cfg_(cfg), fc_(cfg.fhe) {}
   pcs::Program run();
 
  private:
@@ -124,7 +124,7 @@ class Lowerer {
   void rotate(const Ctx& c, uint32_t galois, const KeyId& key, uint64_t out_ct);
 
   const FheProgram& src_;
-  const PlatformConfig& cfg_;
+  const RunConfig& cfg_;
   const FheConfig& fc_;
   pcs::Program out_;
   uint32_t tag_ = pcs::kNoTag;
@@ -651,7 +651,7 @@ pcs::Program Lowerer::run() {
 
 }  // namespace
 
-pcs::Program lower_fhe(const FheProgram& prog, const PlatformConfig& cfg) {
+pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   Lowerer l(prog, cfg);
   return l.run();
 }

@@ -1,6 +1,6 @@
 #include "workloads/graph/graph.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 namespace {

@@ -5,7 +5,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_macro_ops.h"
 #include "workloads/heir/heir_op_table.h"
 #include "workloads/heir/heir_params.h"

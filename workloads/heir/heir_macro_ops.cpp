@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::heir {
 

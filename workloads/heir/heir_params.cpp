@@ -5,7 +5,7 @@
 #include <regex>
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_types.h"
 
 namespace photon::heir {

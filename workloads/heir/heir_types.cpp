@@ -4,7 +4,7 @@
 #include <cstring>
 #include <regex>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::heir {
 

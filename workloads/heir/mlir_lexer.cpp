@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::mlir {
 namespace {

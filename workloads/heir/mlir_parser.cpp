@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::mlir {
 

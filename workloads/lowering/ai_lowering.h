@@ -1,5 +1,5 @@
 // AI lowering: a pure function from an operator graph (workloads/graph/graph.h) to a command
-// stream (workloads/pcs/program.h). docs/lowering.md describes every op's mapping, the tiling,
+// stream (isa/program.h). docs/lowering.md describes every op's mapping, the tiling,
 // the scratchpad double buffering and its semaphore protocol, and the fallback policy.
 #pragma once
 
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "soc/platform_config.h"
 #include "workloads/graph/graph.h"
-#include "workloads/pcs/program.h"
+#include "isa/program.h"
 
 namespace photon::lowering {
 

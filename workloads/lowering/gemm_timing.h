@@ -22,7 +22,7 @@
 #include <cstdint>
 
 #include "models/optical_gemm/optical_gemm_config.h"
-#include "workloads/pcs/program.h"
+#include "isa/program.h"
 
 namespace photon::lowering {
 

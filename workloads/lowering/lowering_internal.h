@@ -8,11 +8,11 @@
 #include <tuple>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "soc/platform_config.h"
 #include "workloads/graph/graph.h"
 #include "workloads/lowering/ai_lowering.h"
 #include "workloads/lowering/memory_plan.h"
-#include "workloads/pcs/program.h"
+#include "isa/program.h"
 
 namespace photon::lowering {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "soc/platform_config.h"
 #include "workloads/graph/graph.h"
 
 namespace photon::lowering {

@@ -2,7 +2,7 @@
 // lowering_internal.h).
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/lowering/lowering_internal.h"
 
 namespace photon::lowering {

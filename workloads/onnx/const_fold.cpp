@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/onnx/tensor_io.h"
 
 namespace photon {

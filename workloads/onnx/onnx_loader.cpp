@@ -13,7 +13,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/onnx/const_fold.h"
 #include "workloads/onnx/const_value.h"
 #include "workloads/onnx/tensor_io.h"

@@ -10,7 +10,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 namespace {

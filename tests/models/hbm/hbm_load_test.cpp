@@ -9,7 +9,7 @@
 #include "models/hbm/hbm_config.h"
 #include "models/hbm/hbm_controller.h"
 #include "models/hbm/hbm_trace.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace {
 

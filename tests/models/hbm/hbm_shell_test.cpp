@@ -9,7 +9,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/hbm/hbm.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 // libsystemc references sc_main; GoogleTest's main() drives this binary.
 int sc_main(int, char**) { return 0; }

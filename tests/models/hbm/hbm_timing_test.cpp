@@ -6,7 +6,7 @@
 #include "models/hbm/hbm_config.h"
 #include "models/hbm/hbm_controller.h"
 #include "models/hbm/hbm_timing.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace {
 

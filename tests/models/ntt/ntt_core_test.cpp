@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::ntt {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "platform/engine.h"
-#include "workloads/pcs/command.h"
+#include "isa/command.h"
 
 namespace photon::test {
 

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/platform.h"
+#include "soc/platform.h"
 #include "workloads/driver/workload.h"
 
 namespace photon {
@@ -35,7 +35,7 @@ module attributes {scheme.ckks} {
 TEST(FheSummary, EveryColumnIsTheSumOfTheOpRowsAndDmaBytesMatchTheCommands) {
   const std::string path = ::testing::TempDir() + "fhe_summary_small.mlir";
   { std::ofstream(path) << kProgram; }
-  const PlatformConfig cfg;
+  const RunConfig cfg;
   const CompiledWorkload w = compile_workload(path, cfg);
   ASSERT_EQ(w.frontend, "heir");
   // Oracle: DMA bytes of every tagged command after the set-up op (tag 0), from the stream.

@@ -37,8 +37,8 @@ FheOpCounts tally(const pcs::Program& p, uint32_t tag) {
   return c;
 }
 
-PlatformConfig big_config() {
-  PlatformConfig cfg;
+RunConfig big_config() {
+  RunConfig cfg;
   cfg.scratchpad.size_kib = uint64_t(4) << 20;  // 4 GiB
   cfg.ntt.word_bits = 50;
   return cfg;
@@ -70,7 +70,7 @@ void expect_counts_equal(const FheOpCounts& got, const FheOpCounts& want, const 
 struct Point { uint32_t log_n, L, l, alpha; };
 
 TEST(FheLowering, ExpansionMatchesClosedFormForEveryOp) {
-  const PlatformConfig cfg = big_config();
+  const RunConfig cfg = big_config();
   const Point points[] = {{12, 5, 5, 2}, {12, 7, 4, 3}, {13, 10, 10, 4}, {13, 12, 9, 13}, {16, 34, 34, 12}, {16, 23, 23, 6}};
   const FheOpKind kinds[] = {FheOpKind::Add, FheOpKind::Sub, FheOpKind::Negate, FheOpKind::AddPlain,
                              FheOpKind::SubPlain, FheOpKind::MulPlain, FheOpKind::MulScalar, FheOpKind::Mul,
@@ -129,7 +129,7 @@ TEST(FheLowering, KeySwitchClosedFormAtTheSharpPoint) {
 
 TEST(FheLowering, BootstrapKeyTrafficEqualsItsFormula) {
   for (uint32_t capacity_slack : {0u, 1u, 2u}) {
-    PlatformConfig cfg = big_config();
+    RunConfig cfg = big_config();
     FheOp op = make_op(FheOpKind::Bootstrap, 12, capacity_slack == 2 ? 10 : 16, 0, 4);
     if (capacity_slack == 2) op = bootstrap_chain(op, cfg.fhe);  // L 10 -> 14, dnum 3 -> 4
     if (capacity_slack == 2) { EXPECT_EQ(op.max_level, 14u); EXPECT_EQ(op.dnum, 4u); }
@@ -173,7 +173,7 @@ uint64_t key_loads(const pcs::Program& p, uint64_t key_bytes) {
 }
 
 TEST(FheLowering, KeyCacheIsLruOfWholeKeys) {
-  PlatformConfig cfg = big_config();
+  RunConfig cfg = big_config();
   auto rot = [](int64_t r) { FheOp o = make_op(FheOpKind::Rotate, 10, 5, 5, 2); o.rotation = r; return o; };
   FheProgram prog;
   prog.ops = {rot(1), rot(2), rot(1)};
@@ -204,7 +204,7 @@ TEST(FheLowering, KeyCacheIsLruOfWholeKeys) {
 }
 
 TEST(FheLowering, SemaphoresBalanceAndEveryCommandIsValidForTheEngine) {
-  PlatformConfig cfg = big_config();
+  RunConfig cfg = big_config();
   FheProgram prog;
   for (FheOpKind k : {FheOpKind::Mul, FheOpKind::Relinearize, FheOpKind::Rescale, FheOpKind::Rotate,
                       FheOpKind::HoistedRotate, FheOpKind::AddPlain})
@@ -236,7 +236,7 @@ TEST(FheLowering, SemaphoresBalanceAndEveryCommandIsValidForTheEngine) {
 }
 
 TEST(FheLowering, BadArgumentsNameTheFlag) {
-  PlatformConfig cfg = big_config();
+  RunConfig cfg = big_config();
   auto msg = [&](auto f) {
     try { f(); } catch (const Error& e) { return std::string(e.what()); }
     return std::string("no error");
@@ -250,7 +250,7 @@ TEST(FheLowering, BadArgumentsNameTheFlag) {
   const pcs::Program boot = make_single_op_program("bootstrap", 12, 5, 0, 2, cfg);
   EXPECT_NE(boot.ops[1].detail.find("chain raised from L=5"), std::string::npos) << boot.ops[1].detail;
   EXPECT_NE(boot.ops[1].detail.find("L=14 alpha=2 dnum=8"), std::string::npos) << boot.ops[1].detail;
-  PlatformConfig small;  // default 8 MiB scratchpad
+  RunConfig small;  // default 8 MiB scratchpad
   EXPECT_NE(msg([&] { make_single_op_program("hmult", 16, 34, 34, 12, small); }).find("scratchpad.size_kib"),
             std::string::npos);
   const pcs::Program p = make_single_op_program("hrot", 12, 5, 5, 2, cfg);
@@ -260,7 +260,7 @@ TEST(FheLowering, BadArgumentsNameTheFlag) {
 }
 
 TEST(FheEstimate, DmaSignalWaitOrdersTheNttQueue) {
-  PlatformConfig cfg;
+  RunConfig cfg;
   cfg.noc.port_bandwidth_gbps = 64;  // 64 bytes per cycle at 1 GHz
   cfg.dma.setup_cycles = 20;
   pcs::Program p;
@@ -294,7 +294,7 @@ namespace photon {
 namespace {
 
 TEST(FheLowering, KeysStayInsideHbmAndAliasWhenItIsFull) {
-  PlatformConfig cfg = big_config();
+  RunConfig cfg = big_config();
   FheProgram prog;
   for (int r = 1; r <= 6; ++r) {
     FheOp o = make_op(FheOpKind::Rotate, 12, 5, 5, 2);
@@ -329,7 +329,7 @@ namespace photon {
 namespace {
 
 TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
-  const PlatformConfig cfg = big_config();
+  const RunConfig cfg = big_config();
   const uint32_t log_n = 12;
   const int64_t slots = int64_t(1) << (log_n - 1);
   for (int64_t r : {int64_t(0), slots, -slots, 3 * slots}) {
@@ -372,7 +372,7 @@ TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
   id.rotation = 0;
   FheProgram prog;
   prog.ops = {id, id};
-  PlatformConfig small = cfg;
+  RunConfig small = cfg;
   uint64_t lo = 1, hi = uint64_t(1) << 20;
   while (lo < hi) {
     const uint64_t mid = (lo + hi) / 2;

@@ -13,14 +13,14 @@
 namespace photon {
 namespace {
 
-PlatformConfig sharp() {
-  return load_platform_config(std::string(PHOTON_SOURCE_DIR) + "/configs/sharp_like.yaml", {});
+RunConfig sharp() {
+  return load_run_config(std::string(PHOTON_SOURCE_DIR) + "/configs/sharp_like.yaml", {});
 }
 
 struct Ref { const char* op; uint32_t limbs, alpha, dnum; double cycles; };
 
 TEST(SharpLike, HMultAndHRotWithin25PercentOfHomulator) {
-  const PlatformConfig cfg = sharp();
+  const RunConfig cfg = sharp();
   const Ref refs[] = {{"hmult", 35, 12, 3, 189451}, {"hrot", 35, 12, 3, 187663},
                       {"hmult", 24, 6, 4, 94418},   {"hrot", 24, 6, 4, 88841}};
   for (const Ref& r : refs) {
@@ -41,7 +41,7 @@ TEST(SharpLike, HMultAndHRotWithin25PercentOfHomulator) {
 
 TEST(SharpLike, HMultBreakdownAt35LimbsMatchesHomulatorShape) {
   // Homulator: BConv ~141 k, NTT ~136 k busy cycles per cluster for HMult 35/35/12.
-  const PlatformConfig cfg = sharp();
+  const RunConfig cfg = sharp();
   const FheEstimate e = estimate_cycles(make_single_op_program("hmult", 16, 34, 34, 12, cfg), cfg);
   EXPECT_NEAR(e.busy_cycles.at("bconv"), 141000, 0.1 * 141000);
   EXPECT_NEAR(e.busy_cycles.at("ntt"), 136000, 0.15 * 136000);
@@ -62,7 +62,7 @@ TEST(SharpLike, HMultBreakdownAt35LimbsMatchesHomulatorShape) {
 
 TEST(SharpLike, ElementWiseOpsAreOneStreamingPassPerPolynomial) {
   // PAdd: K*N adds, HAdd and PMult: 2*K*N, on 1024 lanes plus the pipeline fill (closed form).
-  const PlatformConfig cfg = sharp();
+  const RunConfig cfg = sharp();
   const uint64_t K = 35, N = 65536, pass = K * N / cfg.ntt.modmul_lanes + cfg.ntt.ewe_latency_cycles;
   auto ewe = [&](const char* op) {
     return estimate_cycles(make_single_op_program(op, 16, 34, 34, 12, cfg), cfg).busy_cycles.at("ewe");
@@ -78,7 +78,7 @@ TEST(SharpLike, ElementWiseOpsAreOneStreamingPassPerPolynomial) {
 }
 
 TEST(SharpLike, KeysStreamedFromHbmOverlapTheModUp) {
-  PlatformConfig cfg = sharp();
+  RunConfig cfg = sharp();
   const FheEstimate warm = estimate_cycles(make_single_op_program("hrot", 16, 34, 34, 12, cfg), cfg);
   cfg.fhe.keys_on_chip = false;
   const FheEstimate cold = estimate_cycles(make_single_op_program("hrot", 16, 34, 34, 12, cfg), cfg);

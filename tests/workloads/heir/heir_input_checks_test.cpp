@@ -8,7 +8,7 @@
 #include <fstream>
 #include <limits>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_frontend.h"
 #include "workloads/heir/mlir_parser.h"
 

@@ -2,7 +2,7 @@
 // files, against values read off each file by hand (the comment above each check says where).
 #include <gtest/gtest.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_frontend.h"
 
 namespace photon {

@@ -8,7 +8,7 @@
 #include <random>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_frontend.h"
 #include "workloads/heir/heir_macro_ops.h"
 #include "workloads/heir/mlir_parser.h"

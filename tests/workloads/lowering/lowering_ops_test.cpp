@@ -5,7 +5,7 @@
 
 #include "lowering_harness.h"
 #include "ref_interpreter.h"
-#include "workloads/pcs/program.h"
+#include "isa/program.h"
 
 namespace photon::testing {
 namespace {

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "lowering_harness.h"
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/lowering/gemm_timing.h"
 #include "workloads/lowering/memory_plan.h"
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "lowering_harness.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::testing {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "tests/workloads/onnx/model_builder.h"
 #include "workloads/onnx/const_fold.h"
 

@@ -1,7 +1,7 @@
 // Node attribute helpers and Graph::tensor (workloads/graph/graph.cpp).
 #include <gtest/gtest.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/graph/graph.h"
 
 namespace photon {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "tests/workloads/onnx/model_builder.h"
 #include "workloads/onnx/onnx_loader.h"
 

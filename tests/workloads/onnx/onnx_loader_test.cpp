@@ -12,7 +12,7 @@
 
 #include <onnx/onnx_pb.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/onnx/onnx_loader.h"
 
 namespace photon {
