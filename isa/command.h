@@ -80,6 +80,8 @@ struct Ntt {
   uint32_t limbs = 1, out_limbs = 0;
   uint32_t src0 = 0, src1 = 0, dst = 0, moduli = 0;
   uint32_t galois = 1;  ///< Galois element (odd), bit 31: NTT-domain data
+  /// Flag in `galois`: the automorphism permutes NTT-domain (evaluation) data.
+  static constexpr uint32_t kGaloisNttDomain = 1u << 31;
 };
 
 /// Vector-unit operation on fp32 arrays in the scratchpad.

@@ -10,8 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "models/ntt/ntt_core.h"
-#include "models/ntt/ntt_engine.h"
+#include "base/modular.h"
 #include "base/error.h"
 
 namespace photon {
@@ -230,7 +229,7 @@ void Lowerer::plan(const std::vector<FheOp>& ops) {
   ext_slots_ = q_slots_ + a_max_;
   lb_max_ = (uint64_t(1) << log_n_max_) * 8;
   const uint32_t bits = std::min<uint32_t>(cfg_.ntt.word_bits, 60);
-  chain_ = with_error_context("ntt.word_bits", [&] { return ntt::generate_ntt_primes(bits, log_n_max_, ext_slots_); });
+  chain_ = with_error_context("ntt.word_bits", [&] { return modular::generate_ntt_primes(bits, log_n_max_, ext_slots_); });
   table(chain_);
 
   // Scratchpad layout: tables, ciphertext and temporary buffers, then the key slots.
@@ -447,7 +446,7 @@ Lowerer::Finish Lowerer::finish_rotation(const Ctx& c, uint64_t base0, uint64_t 
 
 void Lowerer::rotate(const Ctx& c, uint32_t galois, const KeyId& key, uint64_t out_ct) {
   const int slot = acquire_key(c, key);
-  const uint32_t g = galois | NttEngine::kGaloisNttDomain;
+  const uint32_t g = galois | pcs::Ntt::kGaloisNttDomain;
   ntt(pcs::Ntt::kAutomorph, poly(cur_, 0), 0, rot0_, c.K, chain_off(0), 0, g);
   ntt(pcs::Ntt::kAutomorph, poly(cur_, 1), 0, rot1_, c.K, chain_off(0), 0, g);
   key_switch(c, rot1_, slot, finish_rotation(c, rot0_, out_ct));
@@ -516,7 +515,7 @@ void Lowerer::lower(const FheOp& op) {
       for (uint32_t i = 0; i < op.count; ++i) {
         key.galois = rotation_galois(op.rotation + int64_t(i), op.log_n);
         const int slot = acquire_key(c, key);
-        const uint32_t g = key.galois | NttEngine::kGaloisNttDomain;
+        const uint32_t g = key.galois | pcs::Ntt::kGaloisNttDomain;
         ntt(pcs::Ntt::kAutomorph, poly(cur_, 0), 0, rot0_, c.K, q0, 0, g);
         ntt(pcs::Ntt::kAutomorph, poly(cur_, 1), 0, rot1_, c.K, q0, 0, g);
         for (uint32_t j = 0; j < c.beta; ++j) {

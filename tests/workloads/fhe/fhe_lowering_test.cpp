@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "models/ntt/ntt_engine.h"
-#include "workloads/fhe/fhe_estimate.h"
+#include "tests/workloads/fhe/fhe_estimate.h"
 
 namespace photon {
 namespace {

@@ -1,4 +1,4 @@
-#include "workloads/fhe/fhe_estimate.h"
+#include "tests/workloads/fhe/fhe_estimate.h"
 
 #include <algorithm>
 #include <cmath>
