@@ -16,8 +16,9 @@ namespace photon {
 
 class Error : public std::runtime_error {
  public:
-  explicit Error(std::string message)
-      : std::runtime_error(message), message_(std::move(message)) { rebuild(); }
+  explicit Error(std::string message) : std::runtime_error(message), message_(std::move(message)) {
+    rebuild();
+  }
 
   /// Prepends a context element (a file, "line:col", a key path, a node name, "command 12").
   Error& with_context(std::string ctx) {

@@ -29,14 +29,20 @@ bool is_prime(uint64_t n) {
   }
   uint64_t d = n - 1;
   int s = 0;
-  while ((d & 1) == 0) { d >>= 1; ++s; }
+  while ((d & 1) == 0) {
+    d >>= 1;
+    ++s;
+  }
   for (uint64_t a : bases) {
     uint64_t x = pow_mod(a, d, n);
     if (x == 1 || x == n - 1) continue;
     bool composite = true;
     for (int r = 1; r < s; ++r) {
       x = mul_mod(x, x, n);
-      if (x == n - 1) { composite = false; break; }
+      if (x == n - 1) {
+        composite = false;
+        break;
+      }
     }
     if (composite) return false;
   }
@@ -50,12 +56,14 @@ std::vector<uint64_t> generate_ntt_primes(uint32_t bits, uint32_t log_n, uint32_
   const uint64_t step = uint64_t(2) << log_n;  // 2N
   std::vector<uint64_t> out;
   // Largest candidate below 2^bits with q = 1 mod 2N.
-  for (uint64_t q = ((uint64_t(1) << bits) - 1) / step * step + 1; q > step && out.size() < count; q -= step) {
+  for (uint64_t q = ((uint64_t(1) << bits) - 1) / step * step + 1; q > step && out.size() < count;
+       q -= step) {
     if (q < (uint64_t(1) << bits) && is_prime(q)) out.push_back(q);
   }
   if (out.size() < count)
     throw Error("generate_ntt_primes: only " + std::to_string(out.size()) + " primes q = 1 mod 2^" +
-                std::to_string(log_n + 1) + " below 2^" + std::to_string(bits) + ", need " + std::to_string(count));
+                std::to_string(log_n + 1) + " below 2^" + std::to_string(bits) + ", need " +
+                std::to_string(count));
   return out;
 }
 

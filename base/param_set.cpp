@@ -68,20 +68,17 @@ void ParamSet::add(Param p) {
   params_.emplace(path, std::move(p));
 }
 
-void ParamSet::add_uint(const std::string& path, uint64_t* v, uint64_t min, uint64_t max,
-                        std::string doc) {
+void ParamSet::add_uint(const std::string& path, uint64_t* v, uint64_t min, uint64_t max, std::string doc) {
   Param p{path, Kind::UInt, v, double(min), double(max), {}, std::move(doc), {}};
   add(std::move(p));
 }
 
-void ParamSet::add_uint(const std::string& path, uint32_t* v, uint32_t min, uint32_t max,
-                        std::string doc) {
+void ParamSet::add_uint(const std::string& path, uint32_t* v, uint32_t min, uint32_t max, std::string doc) {
   Param p{path, Kind::UInt32, v, double(min), double(max), {}, std::move(doc), {}};
   add(std::move(p));
 }
 
-void ParamSet::add_double(const std::string& path, double* v, double min, double max,
-                          std::string doc) {
+void ParamSet::add_double(const std::string& path, double* v, double min, double max, std::string doc) {
   add(Param{path, Kind::Double, v, min, max, {}, std::move(doc), {}});
 }
 
@@ -89,9 +86,8 @@ void ParamSet::add_bool(const std::string& path, bool* v, std::string doc) {
   add(Param{path, Kind::Bool, v, 0, 1, {}, std::move(doc), {}});
 }
 
-void ParamSet::add_choice(const std::string& path, std::string* v,
-                          std::vector<std::string> choices, std::string doc,
-                          std::function<void(const std::string&)> on_set) {
+void ParamSet::add_choice(const std::string& path, std::string* v, std::vector<std::string> choices,
+                          std::string doc, std::function<void(const std::string&)> on_set) {
   add(Param{path, Kind::Choice, v, 0, 0, std::move(choices), std::move(doc), std::move(on_set)});
 }
 
@@ -111,8 +107,7 @@ void ParamSet::set(const std::string& path, const std::string& text) {
     case Kind::UInt:
     case Kind::UInt32: {
       uint64_t v;
-      if (!parse_uint(text, v))
-        throw Error(path + ": expected a non-negative integer, got '" + text + "'");
+      if (!parse_uint(text, v)) throw Error(path + ": expected a non-negative integer, got '" + text + "'");
       if (double(v) < p.min || double(v) > p.max)
         throw Error(path + ": value " + text + " out of range " + range_text(p.min, p.max));
       if (p.kind == Kind::UInt32)
@@ -147,9 +142,7 @@ void ParamSet::set(const std::string& path, const std::string& text) {
       if (p.on_set) p.on_set(text);
       break;
     }
-    case Kind::Text:
-      *static_cast<std::string*>(p.target) = text;
-      break;
+    case Kind::Text: *static_cast<std::string*>(p.target) = text; break;
   }
 }
 

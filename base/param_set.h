@@ -27,9 +27,9 @@ class ParamSet {
     std::string path;
     Kind kind;
     void* target;
-    double min = 0, max = 0;                // UInt, UInt32 and Double: inclusive range
-    std::vector<std::string> choices;       // Choice
-    std::string doc;                        // meaning and unit
+    double min = 0, max = 0;                         // UInt, UInt32 and Double: inclusive range
+    std::vector<std::string> choices;                // Choice
+    std::string doc;                                 // meaning and unit
     std::function<void(const std::string&)> on_set;  // Choice: e.g. apply a preset
   };
 
@@ -37,8 +37,8 @@ class ParamSet {
   void add_uint(const std::string& path, uint32_t* v, uint32_t min, uint32_t max, std::string doc);
   void add_double(const std::string& path, double* v, double min, double max, std::string doc);
   void add_bool(const std::string& path, bool* v, std::string doc);
-  void add_choice(const std::string& path, std::string* v, std::vector<std::string> choices,
-                  std::string doc, std::function<void(const std::string&)> on_set = {});
+  void add_choice(const std::string& path, std::string* v, std::vector<std::string> choices, std::string doc,
+                  std::function<void(const std::string&)> on_set = {});
   void add_text(const std::string& path, std::string* v, std::string doc);
 
   /// Parses `text` (YAML scalar syntax: 42, 0x40, 1.5e3, true, name) for `path` and stores it.

@@ -4,13 +4,13 @@
 #include <set>
 #include <sstream>
 
+#include "base/error.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "base/error.h"
-#include "workloads/driver/workload.h"
 #include "isa/assembler.h"
 #include "isa/disassembler.h"
 #include "isa/program.h"
+#include "workloads/driver/workload.h"
 
 namespace photon::cli {
 
@@ -35,7 +35,8 @@ void add_compile_command(CLI::App& app, int& status) {
     std::vector<std::string> shapes;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* sub = app.add_subcommand("compile", "compile a model (.onnx or .mlir) to a command stream (.pcs)");
+  CLI::App* sub =
+      app.add_subcommand("compile", "compile a model (.onnx or .mlir) to a command stream (.pcs)");
   o->config.add_to(*sub);
   sub->add_option("model", o->model, "model file (.onnx or .mlir)")->required();
   sub->add_option("-o,--output", o->out, "output .pcs file")->required();

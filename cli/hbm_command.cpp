@@ -13,7 +13,8 @@ void add_hbm_command(CLI::App& app, int& status) {
     std::string trace, report;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* sub = app.add_subcommand("hbm", "replay a DRAMsim3-format trace (0xADDR READ|WRITE CYCLE) on the HBM model");
+  CLI::App* sub =
+      app.add_subcommand("hbm", "replay a DRAMsim3-format trace (0xADDR READ|WRITE CYCLE) on the HBM model");
   o->config.add_to(*sub);
   sub->add_option("--trace", o->trace, "trace file")->required();
   sub->add_option("--report", o->report, "write the report JSON here");

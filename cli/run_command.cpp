@@ -4,14 +4,14 @@
 #include <functional>
 #include <map>
 
+#include "base/error.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "base/error.h"
 #include "soc/platform.h"
-#include "workloads/driver/workload.h"
 #include "workloads/driver/fhe_summary.h"
 #include "workloads/driver/ideal_reference.h"
 #include "workloads/driver/tensor_files.h"
+#include "workloads/driver/workload.h"
 
 namespace photon::cli {
 
@@ -76,8 +76,8 @@ int run(const RunOptions& o) {
   if (functional && !w.unsupported.empty()) {
     std::string nodes;
     for (const auto& u : w.unsupported)
-      nodes += (nodes.empty() ? "" : "; ") + ("node '" + u.value("name", "") + "' (" + u.value("op", "") + ", " +
-                                             u.value("reason", "") + ")");
+      nodes += (nodes.empty() ? "" : "; ") + ("node '" + u.value("name", "") + "' (" + u.value("op", "") +
+                                              ", " + u.value("reason", "") + ")");
     throw Error("functional mode cannot compute " + nodes + ": host fallback is timing-only")
         .with_context(o.workload);
   }
@@ -92,7 +92,8 @@ int run(const RunOptions& o) {
     for (const auto& in : w.inputs)
       if (in.name == name) b = &in;
     if (!b) throw Error("--input " + name + ": the workload has no input of that name");
-    if (input_data.count(name)) throw Error("--input " + arg + ": input '" + name + "' is given more than once");
+    if (input_data.count(name))
+      throw Error("--input " + arg + ": input '" + name + "' is given more than once");
     input_data[name] = read_input_tensor(arg.substr(eq + 1), *b);
   }
   // Inputs without --input keep the all-zero HBM contents: said once per input, and in the report.
@@ -109,8 +110,8 @@ int run(const RunOptions& o) {
       const std::string file = sanitize_file_name(t.name) + ".pb";
       auto [it, fresh] = file_of.emplace(file, t.name);
       if (!fresh)
-        throw Error("--dump-outputs: outputs '" + it->second + "' and '" + t.name + "' would both be written to " +
-                    (std::filesystem::path(o.dump_dir) / file).string());
+        throw Error("--dump-outputs: outputs '" + it->second + "' and '" + t.name +
+                    "' would both be written to " + (std::filesystem::path(o.dump_dir) / file).string());
     }
   }
   for (const auto& note : input_notes) std::fprintf(stderr, "note: %s\n", note.c_str());
@@ -130,12 +131,13 @@ int run(const RunOptions& o) {
   Progress progress(o.quiet);
   const double n_cmds = double(w.program.commands.size());
   std::function<void(double)> on_progress;
-  if (progress.enabled()) on_progress = [&](double sim_ns) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "simulated %.3f ms of %s (%.0f commands)", sim_ns / 1e6,
-                  o.workload.c_str(), n_cmds);
-    progress.update(buf);
-  };
+  if (progress.enabled())
+    on_progress = [&](double sim_ns) {
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "simulated %.3f ms of %s (%.0f commands)", sim_ns / 1e6,
+                    o.workload.c_str(), n_cmds);
+      progress.update(buf);
+    };
   RunOutcome out = platform.run(on_progress);
   const double wall = wall_seconds() - t0;
 
@@ -158,7 +160,8 @@ int run(const RunOptions& o) {
   if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.dump_dir, ec);
-    if (ec) throw Error("--dump-outputs: cannot create the directory: " + ec.message()).with_context(o.dump_dir);
+    if (ec)
+      throw Error("--dump-outputs: cannot create the directory: " + ec.message()).with_context(o.dump_dir);
     nlohmann::json dumped = nlohmann::json::array();
     for (const auto& t : w.outputs) {
       std::string file = (std::filesystem::path(o.dump_dir) / (sanitize_file_name(t.name) + ".pb")).string();
@@ -177,7 +180,8 @@ int run(const RunOptions& o) {
       physical[t.name] = std::move(v);
     }
     report["numerics_error"] = output_error(physical, ideal_outputs);
-    report["numerics_error_note"] = "physical optical numerics against the same run with optical_gemm.numerics=ideal";
+    report["numerics_error_note"] =
+        "physical optical numerics against the same run with optical_gemm.numerics=ideal";
   }
   // The trace is written first: if it fails, no report claims a complete run.
   if (!o.trace.empty()) {
@@ -192,8 +196,8 @@ int run(const RunOptions& o) {
                    row["end_ns"].get<double>(), tag, 0});
       ++tag;
     }
-    write_json_atomic(o.trace, trace.to_chrome_json(names, {"queue.dma", "queue.optical_gemm",
-                                                            "queue.ntt", "queue.vector", "ops"}));
+    write_json_atomic(o.trace, trace.to_chrome_json(names, {"queue.dma", "queue.optical_gemm", "queue.ntt",
+                                                            "queue.vector", "ops"}));
   }
   if (!o.report.empty()) {
     try {
@@ -204,8 +208,9 @@ int run(const RunOptions& o) {
     }
   }
   if (functional && !w.functional_exact && !o.quiet)
-    std::fprintf(stderr, "photon: warning: some tensors have no data in the model; functional outputs "
-                         "are not exact (see the report's workload_info.functional_notes)\n");
+    std::fprintf(stderr,
+                 "photon: warning: some tensors have no data in the model; functional outputs "
+                 "are not exact (see the report's workload_info.functional_notes)\n");
   if (out.status != RunOutcome::Status::Done) {
     std::fprintf(stderr, "photon: error: %s\n", out.message.c_str());
     return 1;
@@ -214,16 +219,16 @@ int run(const RunOptions& o) {
     std::printf("%s: %s mode, %zu commands, simulated %.3f us in %.3f s wall\n", o.workload.c_str(),
                 cfg.sim.mode.c_str(), w.program.commands.size(), out.simulated_time_ns / 1e3, wall);
     for (const auto& [name, u] : report["units"].items())
-      std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(),
-                  u["busy_ns"].get<double>(), 100.0 * u["utilization"].get<double>());
+      std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(), u["busy_ns"].get<double>(),
+                  100.0 * u["utilization"].get<double>());
     if (w.info.contains("coverage")) {
       const auto& c = w.info["coverage"];
       std::printf("  op coverage: %d nodes: %d on the device, %d free views, %d folded, %d host fallback\n",
                   c["nodes"].get<int>(), c["lowered"].get<int>(), c["free"].get<int>(),
                   c["folded"].get<int>(), c["fallback"].get<int>());
     }
-    std::printf("  energy %.3f uJ; unsupported ops: %zu\n",
-                report["energy_pj"]["total"].get<double>() / 1e6, w.unsupported.size());
+    std::printf("  energy %.3f uJ; unsupported ops: %zu\n", report["energy_pj"]["total"].get<double>() / 1e6,
+                w.unsupported.size());
   }
   return 0;
 }

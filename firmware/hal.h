@@ -14,7 +14,7 @@ extern "C" {
 uint32_t hal_read32(uint32_t addr);
 void hal_write32(uint32_t addr, uint32_t value);
 /* Reads `bytes` bytes of memory at data-NoC address `addr` (the command ring in HBM). */
-void hal_read_mem(uint64_t addr, void *dst, uint32_t bytes);
+void hal_read_mem(uint64_t addr, void* dst, uint32_t bytes);
 /* Sleeps until an enabled interrupt is pending (returns at once if one already is). */
 void hal_wait_irq(void);
 /* Accounts firmware computation between register accesses. */

@@ -86,8 +86,7 @@ class Assembler {
             case 'x': {
               unsigned v = 0;
               if (i + 2 > line.size() ||
-                  std::from_chars(line.data() + i, line.data() + i + 2, v, 16).ptr !=
-                      line.data() + i + 2)
+                  std::from_chars(line.data() + i, line.data() + i + 2, v, 16).ptr != line.data() + i + 2)
                 fail(static_cast<int>(i) - 1, "bad \\x escape (needs two hex digits)");
               t.text += static_cast<char>(v);
               i += 2;
@@ -97,8 +96,7 @@ class Assembler {
           }
         }
       } else {
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '#' &&
-               line[i] != ';') {
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '#' && line[i] != ';') {
           if (line[i] == '"') fail(static_cast<int>(i) + 1, "unexpected '\"' inside a word");
           t.text += line[i++];
         }
@@ -122,9 +120,7 @@ class Assembler {
     return v;
   }
 
-  static uint64_t max_of(int bytes) {
-    return bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
-  }
+  static uint64_t max_of(int bytes) { return bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1; }
 
   template <class T>
   bool set_field(const std::vector<Field<T>>& fields, T& body, const std::string& key,
@@ -219,15 +215,24 @@ class Assembler {
     if (!m.empty() && m[0] == '.') fail(t[0].col, fmt::format("unknown directive '{}'", m));
 
     Command c;
-    if (m == "end") c = make_end();
-    else if (m == "fence") c = make_fence();
-    else if (m == "signal") c = make_signal(Queue::Dma, 0);
-    else if (m == "wait") c = make_wait(Queue::Dma, 0);
-    else if (m == "dma") c = make_dma(DmaCopy{});
-    else if (m == "gemm") c = make_gemm(Gemm{});
-    else if (m == "ntt") c = make_ntt(Ntt{});
-    else if (m == "vec") c = make_vector(Vector{});
-    else fail(t[0].col, fmt::format("unknown mnemonic '{}'", m));
+    if (m == "end")
+      c = make_end();
+    else if (m == "fence")
+      c = make_fence();
+    else if (m == "signal")
+      c = make_signal(Queue::Dma, 0);
+    else if (m == "wait")
+      c = make_wait(Queue::Dma, 0);
+    else if (m == "dma")
+      c = make_dma(DmaCopy{});
+    else if (m == "gemm")
+      c = make_gemm(Gemm{});
+    else if (m == "ntt")
+      c = make_ntt(Ntt{});
+    else if (m == "vec")
+      c = make_vector(Vector{});
+    else
+      fail(t[0].col, fmt::format("unknown mnemonic '{}'", m));
 
     std::set<std::string> seen;
     for (size_t i = 1; i < t.size(); ++i) {
@@ -241,9 +246,9 @@ class Assembler {
       if (m == "dma" && key == "bytes") key = "inner_bytes";
       if (!seen.insert(key).second) fail(tok.col, fmt::format("field '{}' given twice", key));
       if (key == "tag") {
-        c.tag = value == "none" ? kNoTag
-                                : static_cast<uint32_t>(number(value, vcol, 0xFFFFFFFFu,
-                                                               "field 'tag' (32-bit)"));
+        c.tag = value == "none"
+                    ? kNoTag
+                    : static_cast<uint32_t>(number(value, vcol, 0xFFFFFFFFu, "field 'tag' (32-bit)"));
         continue;
       }
       if (!set_body_field(c, key, value, vcol))
@@ -278,8 +283,7 @@ class Assembler {
     }
     if (auto* v = std::get_if<Vector>(&c.body)) {
       if (key == "op") {
-        if (!vector_op_from_name(value, v->op))
-          fail(col, fmt::format("unknown vec op '{}'", value));
+        if (!vector_op_from_name(value, v->op)) fail(col, fmt::format("unknown vec op '{}'", value));
         return true;
       }
       return set_field(vector_fields(), *v, key, value, col);
@@ -315,9 +319,7 @@ class Assembler {
 
 }  // namespace
 
-Program assemble(const std::string& text, const std::string& name) {
-  return Assembler(name).run(text);
-}
+Program assemble(const std::string& text, const std::string& name) { return Assembler(name).run(text); }
 
 Program assemble_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

@@ -9,16 +9,17 @@
 namespace photon::pcs {
 namespace detail {
 
-#define PCS_INT(T, f, fmt_, always)                                                  \
-  Field<T> {                                                                          \
-    #f, static_cast<uint8_t>(sizeof(T::f)), FieldFormat::fmt_, always,                \
+#define PCS_INT(T, f, fmt_, always)                                                 \
+  Field<T> {                                                                        \
+#f, static_cast<uint8_t>(sizeof(T::f)), FieldFormat::fmt_, always,                \
         [](const T& s) -> uint64_t { return static_cast<uint64_t>(s.f); },            \
-        [](T& s, uint64_t v) { s.f = static_cast<decltype(T::f)>(v); }                \
+        [](T& s, uint64_t v) { s.f = static_cast<decltype(T::f)>(v); } \
   }
-#define PCS_F32(T, f, always)                                                         \
-  Field<T> {                                                                          \
-    #f, 4, FieldFormat::F32, always, [](const T& s) -> uint64_t { return f32_bits(s.f); }, \
-        [](T& s, uint64_t v) { s.f = f32_from_bits(v); }                              \
+#define PCS_F32(T, f, always)                                                                                \
+  Field<T> {                                                                                                 \
+#f, 4, FieldFormat::F32, always,                                                                         \
+        [](const T& s) -> uint64_t { return f32_bits(s.f); },                                                \
+                                                           [](T & s, uint64_t v) { s.f = f32_from_bits(v); } \
   }
 
 const std::vector<Field<Sync>>& sync_fields() {
@@ -49,9 +50,8 @@ const std::vector<Field<Gemm>>& gemm_fields() {
 
 const std::vector<Field<Ntt>>& ntt_fields() {
   static const std::vector<Field<Ntt>> t = {
-      PCS_INT(Ntt, log_n, Dec, true), PCS_INT(Ntt, limbs, Dec, true),
-      PCS_INT(Ntt, out_limbs, Dec, false), PCS_INT(Ntt, src0, Hex, true),
-      PCS_INT(Ntt, src1, Hex, false), PCS_INT(Ntt, dst, Hex, true),
+      PCS_INT(Ntt, log_n, Dec, true),  PCS_INT(Ntt, limbs, Dec, true),   PCS_INT(Ntt, out_limbs, Dec, false),
+      PCS_INT(Ntt, src0, Hex, true),   PCS_INT(Ntt, src1, Hex, false),   PCS_INT(Ntt, dst, Hex, true),
       PCS_INT(Ntt, moduli, Hex, true), PCS_INT(Ntt, galois, Dec, false),
   };
   return t;
@@ -114,10 +114,11 @@ std::vector<FieldOffset> payload_layout(Opcode op) {
 }
 
 const std::vector<FlagName>& gemm_flag_names() {
-  static const std::vector<FlagName> t = {
-      {Gemm::kAccumulate, "accumulate"}, {Gemm::kTransposeA, "transpose_a"},
-      {Gemm::kTransposeB, "transpose_b"}, {Gemm::kReuseWeights, "reuse_weights"},
-      {Gemm::kBias, "bias"}};
+  static const std::vector<FlagName> t = {{Gemm::kAccumulate, "accumulate"},
+                                          {Gemm::kTransposeA, "transpose_a"},
+                                          {Gemm::kTransposeB, "transpose_b"},
+                                          {Gemm::kReuseWeights, "reuse_weights"},
+                                          {Gemm::kBias, "bias"}};
   return t;
 }
 
@@ -141,28 +142,44 @@ struct OpName {
 };
 
 const OpName kNttNames[] = {
-    {Ntt::kForward, "forward"}, {Ntt::kInverse, "inverse"},     {Ntt::kMulMod, "mul_mod"},
-    {Ntt::kAddMod, "add_mod"},  {Ntt::kSubMod, "sub_mod"},      {Ntt::kAutomorph, "automorph"},
+    {Ntt::kForward, "forward"}, {Ntt::kInverse, "inverse"},       {Ntt::kMulMod, "mul_mod"},
+    {Ntt::kAddMod, "add_mod"},  {Ntt::kSubMod, "sub_mod"},        {Ntt::kAutomorph, "automorph"},
     {Ntt::kBConv, "bconv"},     {Ntt::kMulAccMod, "mul_acc_mod"},
 };
 
 const OpName kVectorNames[] = {
-    {Vector::kCopy, "copy"},           {Vector::kRelu, "relu"},
-    {Vector::kGelu, "gelu"},           {Vector::kSilu, "silu"},
-    {Vector::kSigmoid, "sigmoid"},     {Vector::kTanh, "tanh"},
-    {Vector::kErf, "erf"},             {Vector::kExp, "exp"},
-    {Vector::kSqrt, "sqrt"},           {Vector::kRecip, "recip"},
-    {Vector::kNeg, "neg"},             {Vector::kAbs, "abs"},
-    {Vector::kAdd, "add"},             {Vector::kSub, "sub"},
-    {Vector::kMul, "mul"},             {Vector::kDiv, "div"},
-    {Vector::kMax, "max"},             {Vector::kMin, "min"},
-    {Vector::kPow, "pow"},             {Vector::kAddScalar, "add_scalar"},
-    {Vector::kMulScalar, "mul_scalar"}, {Vector::kClip, "clip"},
-    {Vector::kLeakyRelu, "leaky_relu"}, {Vector::kPowScalar, "pow_scalar"},
-    {Vector::kSoftmax, "softmax"},     {Vector::kLayerNorm, "layer_norm"},
-    {Vector::kReduceSum, "reduce_sum"}, {Vector::kReduceMean, "reduce_mean"},
-    {Vector::kReduceMax, "reduce_max"}, {Vector::kMaxPool, "max_pool"},
-    {Vector::kAvgPool, "avg_pool"},    {Vector::kIm2col, "im2col"},
+    {Vector::kCopy, "copy"},
+    {Vector::kRelu, "relu"},
+    {Vector::kGelu, "gelu"},
+    {Vector::kSilu, "silu"},
+    {Vector::kSigmoid, "sigmoid"},
+    {Vector::kTanh, "tanh"},
+    {Vector::kErf, "erf"},
+    {Vector::kExp, "exp"},
+    {Vector::kSqrt, "sqrt"},
+    {Vector::kRecip, "recip"},
+    {Vector::kNeg, "neg"},
+    {Vector::kAbs, "abs"},
+    {Vector::kAdd, "add"},
+    {Vector::kSub, "sub"},
+    {Vector::kMul, "mul"},
+    {Vector::kDiv, "div"},
+    {Vector::kMax, "max"},
+    {Vector::kMin, "min"},
+    {Vector::kPow, "pow"},
+    {Vector::kAddScalar, "add_scalar"},
+    {Vector::kMulScalar, "mul_scalar"},
+    {Vector::kClip, "clip"},
+    {Vector::kLeakyRelu, "leaky_relu"},
+    {Vector::kPowScalar, "pow_scalar"},
+    {Vector::kSoftmax, "softmax"},
+    {Vector::kLayerNorm, "layer_norm"},
+    {Vector::kReduceSum, "reduce_sum"},
+    {Vector::kReduceMean, "reduce_mean"},
+    {Vector::kReduceMax, "reduce_max"},
+    {Vector::kMaxPool, "max_pool"},
+    {Vector::kAvgPool, "avg_pool"},
+    {Vector::kIm2col, "im2col"},
     {Vector::kTranspose, "transpose"},
 };
 
@@ -286,9 +303,7 @@ const char* opcode_name(Opcode op) {
 const char* ntt_op_name(uint8_t op) { return find_name(kNttNames, op); }
 const char* vector_op_name(uint8_t op) { return find_name(kVectorNames, op); }
 bool ntt_op_from_name(const std::string& s, uint8_t& op) { return find_op(kNttNames, s, op); }
-bool vector_op_from_name(const std::string& s, uint8_t& op) {
-  return find_op(kVectorNames, s, op);
-}
+bool vector_op_from_name(const std::string& s, uint8_t& op) { return find_op(kVectorNames, s, op); }
 
 int Command::queue() const {
   switch (opcode) {
@@ -309,9 +324,7 @@ Command make_fence() { return Command{Opcode::Fence, kNoTag, Fence{}}; }
 Command make_signal(Queue q, uint32_t sem, uint32_t tag) {
   return Command{Opcode::Signal, tag, Sync{q, sem}};
 }
-Command make_wait(Queue q, uint32_t sem, uint32_t tag) {
-  return Command{Opcode::Wait, tag, Sync{q, sem}};
-}
+Command make_wait(Queue q, uint32_t sem, uint32_t tag) { return Command{Opcode::Wait, tag, Sync{q, sem}}; }
 Command make_dma(const DmaCopy& d, uint32_t tag) { return Command{Opcode::DmaCopy, tag, d}; }
 Command make_gemm(const Gemm& g, uint32_t tag) { return Command{Opcode::Gemm, tag, g}; }
 Command make_ntt(const Ntt& n, uint32_t tag) { return Command{Opcode::Ntt, tag, n}; }
@@ -366,13 +379,12 @@ void encode(const Command& c, uint8_t* out) {
 namespace {
 void check_head_zero(const uint8_t* in, int byte, const char* what, Opcode op) {
   if (in[byte] != 0)
-    throw Error(fmt::format("reserved byte {} ({}) is 0x{:02x}, must be 0 for {}", byte, what,
-                            in[byte], opcode_name(op)));
+    throw Error(fmt::format("reserved byte {} ({}) is 0x{:02x}, must be 0 for {}", byte, what, in[byte],
+                            opcode_name(op)));
 }
 void check_tail_zero(const uint8_t* in, uint32_t from) {
   for (uint32_t i = from; i < kCommandBytes; ++i)
-    if (in[i] != 0)
-      throw Error(fmt::format("reserved byte {} is 0x{:02x}, must be 0", i, in[i]));
+    if (in[i] != 0) throw Error(fmt::format("reserved byte {} is 0x{:02x}, must be 0", i, in[i]));
 }
 }  // namespace
 

@@ -90,18 +90,44 @@ struct Ntt {
 /// Pooling and im2col: src0 is C x H x W (C = n / (h*w)); pooling writes C x oh x ow.
 struct Vector {
   enum Op : uint8_t {
-    kCopy = 0, kRelu, kGelu, kSilu, kSigmoid, kTanh, kErf, kExp, kSqrt, kRecip, kNeg, kAbs,
-    kAdd = 16, kSub, kMul, kDiv, kMax, kMin, kPow,
-    kAddScalar = 32, kMulScalar, kClip, kLeakyRelu, kPowScalar,
-    kSoftmax = 48, kLayerNorm, kReduceSum, kReduceMean, kReduceMax,
-    kMaxPool = 64, kAvgPool,
+    kCopy = 0,
+    kRelu,
+    kGelu,
+    kSilu,
+    kSigmoid,
+    kTanh,
+    kErf,
+    kExp,
+    kSqrt,
+    kRecip,
+    kNeg,
+    kAbs,
+    kAdd = 16,
+    kSub,
+    kMul,
+    kDiv,
+    kMax,
+    kMin,
+    kPow,
+    kAddScalar = 32,
+    kMulScalar,
+    kClip,
+    kLeakyRelu,
+    kPowScalar,
+    kSoftmax = 48,
+    kLayerNorm,
+    kReduceSum,
+    kReduceMean,
+    kReduceMax,
+    kMaxPool = 64,
+    kAvgPool,
     kIm2col = 66,     ///< src0 C x H x W -> dst (C*kh*kw) x (oh*ow), zero padding (Caffe order)
     kTranspose = 67,  ///< src0 (n/inner) x inner -> dst inner x (n/inner)
   };
   uint8_t op = kCopy;
   uint32_t src0 = 0, src1 = 0, src2 = 0, dst = 0;
-  uint32_t n = 0;                         ///< elements of src0
-  uint32_t inner = 1;                     ///< row length for row ops
+  uint32_t n = 0;      ///< elements of src0
+  uint32_t inner = 1;  ///< row length for row ops
   uint32_t bcast_inner = 1, bcast_len = 1;
   float imm0 = 0, imm1 = 0;               ///< scalar operand, clip bounds, epsilon, alpha
   uint16_t h = 0, w = 0, oh = 0, ow = 0;  ///< pooling geometry
@@ -113,7 +139,9 @@ struct Vector {
   uint32_t dilation_h() const { return (dilation & 0xfu) + 1; }
   uint32_t dilation_w() const { return (dilation >> 4) + 1; }
   /// Packs dh, dw (each 1..16) into `dilation`.
-  static uint8_t pack_dilation(uint32_t dh, uint32_t dw) { return static_cast<uint8_t>((dh - 1) | ((dw - 1) << 4)); }
+  static uint8_t pack_dilation(uint32_t dh, uint32_t dw) {
+    return static_cast<uint8_t>((dh - 1) | ((dw - 1) << 4));
+  }
 };
 
 /// Semaphore signal/wait executed in order within `queue`.

@@ -53,8 +53,7 @@ class Reader {
   size_t pos() const { return pos_; }
   /// Throws "truncated: <what>: expected N bytes, M left" unless n bytes remain.
   void need(uint64_t n, const std::string& what) const {
-    if (n > left())
-      throw Error(fmt::format("truncated: {}: expected {} bytes, {} left", what, n, left()));
+    if (n > left()) throw Error(fmt::format("truncated: {}: expected {} bytes, {} left", what, n, left()));
   }
   uint64_t le(int n, const std::string& what) {
     need(n, what);
@@ -130,20 +129,19 @@ std::vector<uint8_t> serialize(const Program& p) {
 
 Program deserialize(const std::vector<uint8_t>& b) {
   if (b.size() >= 4 && get_le(b, 0, 4) != kMagic)
-    throw Error(fmt::format("not a .pcs file (bad magic {:02x} {:02x} {:02x} {:02x}, expected "
-                            "\"PCS1\")",
-                            b[0], b[1], b[2], b[3]));
+    throw Error(
+        fmt::format("not a .pcs file (bad magic {:02x} {:02x} {:02x} {:02x}, expected "
+                    "\"PCS1\")",
+                    b[0], b[1], b[2], b[3]));
   if (b.size() < kHeaderBytes)
-    throw Error(fmt::format("truncated: file holds {} bytes, the .pcs header needs {}", b.size(),
-                            kHeaderBytes));
+    throw Error(
+        fmt::format("truncated: file holds {} bytes, the .pcs header needs {}", b.size(), kHeaderBytes));
   const auto version = static_cast<uint16_t>(get_le(b, 4, 2));
   if (version != kVersion)
-    throw Error(fmt::format("unsupported version {} (this build reads version {})", version,
-                            kVersion));
+    throw Error(fmt::format("unsupported version {} (this build reads version {})", version, kVersion));
   const auto header = static_cast<uint16_t>(get_le(b, 6, 2));
   if (header != kHeaderBytes)
-    throw Error(fmt::format("bad header size {}, version {} has {}", header, kVersion,
-                            kHeaderBytes));
+    throw Error(fmt::format("bad header size {}, version {} has {}", header, kVersion, kHeaderBytes));
   const uint64_t n_cmd = get_le(b, 8, 4), n_op = get_le(b, 12, 4), n_seg = get_le(b, 16, 4);
   const uint64_t total = get_le(b, 20, 8);
   if (total > b.size())
@@ -154,14 +152,14 @@ Program deserialize(const std::vector<uint8_t>& b) {
   const uint32_t want_crc = static_cast<uint32_t>(get_le(b, 28, 4));
   const uint32_t got_crc = crc32(b.data() + kHeaderBytes, b.size() - kHeaderBytes);
   if (want_crc != got_crc)
-    throw Error(fmt::format("CRC mismatch: header says 0x{:08x}, contents give 0x{:08x}",
-                            want_crc, got_crc));
+    throw Error(fmt::format("CRC mismatch: header says 0x{:08x}, contents give 0x{:08x}", want_crc, got_crc));
 
   Reader r(b, kHeaderBytes, b.size());
   if (n_cmd * kCommandBytes > r.left())
-    throw Error(fmt::format("truncated: header says {} commands ({} bytes), {} bytes follow the "
-                            "header",
-                            n_cmd, n_cmd * kCommandBytes, r.left()));
+    throw Error(
+        fmt::format("truncated: header says {} commands ({} bytes), {} bytes follow the "
+                    "header",
+                    n_cmd, n_cmd * kCommandBytes, r.left()));
   Program p;
   p.commands.reserve(n_cmd);
   for (uint64_t i = 0; i < n_cmd; ++i) {
@@ -186,8 +184,7 @@ Program deserialize(const std::vector<uint8_t>& b) {
     s.bytes.assign(d, d + len);
     p.segments.push_back(std::move(s));
   }
-  if (r.left() != 0)
-    throw Error(fmt::format("trailing garbage: {} bytes after the last segment", r.left()));
+  if (r.left() != 0) throw Error(fmt::format("trailing garbage: {} bytes after the last segment", r.left()));
   return p;
 }
 

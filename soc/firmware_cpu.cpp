@@ -15,7 +15,12 @@ FirmwareCpu* current_cpu = nullptr;
 
 FirmwareCpu::FirmwareCpu(sc_core::sc_module_name name, const CpuConfig& cfg, double quantum_ns,
                          IrqController& irq, TraceRecorder* trace)
-    : sc_module(name), ctrl("ctrl"), data("data"), cfg_(cfg), irq_(irq), trace_(trace),
+    : sc_module(name),
+      ctrl("ctrl"),
+      data("data"),
+      cfg_(cfg),
+      irq_(irq),
+      trace_(trace),
       cycle_(1.0 / cfg.clock_ghz, sc_core::SC_NS) {
   tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(quantum_ns, sc_core::SC_NS));
   qk_.reset();
@@ -50,8 +55,8 @@ void FirmwareCpu::mmio(bool write, uint32_t addr, uint32_t& value) {
     ++bus_errors_;
     if (bus_error_log_.size() < 16) {
       char buf[96];
-      std::snprintf(buf, sizeof buf, "firmware %s at control-bus address 0x%x: %s",
-                    write ? "write" : "read", addr, gp.get_response_string().c_str());
+      std::snprintf(buf, sizeof buf, "firmware %s at control-bus address 0x%x: %s", write ? "write" : "read",
+                    addr, gp.get_response_string().c_str());
       bus_error_log_.push_back(buf);
     }
     if (!write) value = 0xFFFFFFFFu;

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
+#include <systemc>
+#include <tlm>
 
-#include "soc/platform_config.h"
 #include "platform/irq_controller.h"
 #include "platform/report/trace.h"
+#include "soc/platform_config.h"
 
 namespace photon {
 
@@ -27,8 +27,8 @@ class FirmwareCpu : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<FirmwareCpu> data;
 
   SC_HAS_PROCESS(FirmwareCpu);
-  FirmwareCpu(sc_core::sc_module_name name, const CpuConfig& cfg, double quantum_ns,
-              IrqController& irq, TraceRecorder* trace);
+  FirmwareCpu(sc_core::sc_module_name name, const CpuConfig& cfg, double quantum_ns, IrqController& irq,
+              TraceRecorder* trace);
 
   bool finished() const { return finished_; }
   unsigned final_state() const { return final_state_; }

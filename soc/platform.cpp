@@ -6,17 +6,17 @@
 #include <cstring>
 #include <map>
 
+#include "base/error.h"
 #include "models/dma/dma.h"
 #include "models/hbm/hbm.h"
 #include "models/scratchpad/scratchpad.h"
 #include "platform/compute_unit.h"
 #include "platform/control_bus.h"
-#include "base/error.h"
-#include "soc/firmware_cpu.h"
 #include "platform/irq_controller.h"
 #include "platform/noc/router.h"
 #include "platform/report/op_work.h"
 #include "platform/semaphores.h"
+#include "soc/firmware_cpu.h"
 
 #include "photon_regs.h"
 
@@ -26,9 +26,7 @@ namespace photon {
 class SysRegs {
  public:
   explicit SysRegs(IrqController& irq) : regs("SYS") {
-    regs.on_write("DOORBELL", [&irq](uint32_t, uint32_t) {
-      irq.raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT);
-    });
+    regs.on_write("DOORBELL", [&irq](uint32_t, uint32_t) { irq.raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT); });
   }
   RegisterBlock regs;
 };
@@ -60,14 +58,18 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
     w.err_bit = err_bit;
     return w;
   };
-  dma_ = std::make_unique<DmaUnit>("dma", cfg_.dma, functional,
-                                   wiring(PHOTON_IRQ_PENDING_DMA_DONE_SHIFT, PHOTON_IRQ_PENDING_DMA_ERR_SHIFT));
-  gemm_ = std::make_unique<ComputeUnit>("optical_gemm", "GEMM", engines.gemm(cfg_), spm_->view(),
-                                        wiring(PHOTON_IRQ_PENDING_GEMM_DONE_SHIFT, PHOTON_IRQ_PENDING_GEMM_ERR_SHIFT));
-  ntt_ = std::make_unique<ComputeUnit>("ntt", "NTT", engines.ntt(cfg_), spm_->view(),
-                                       wiring(PHOTON_IRQ_PENDING_NTT_DONE_SHIFT, PHOTON_IRQ_PENDING_NTT_ERR_SHIFT));
-  vec_ = std::make_unique<ComputeUnit>("vector", "VEC", engines.vector(cfg_), spm_->view(),
-                                       wiring(PHOTON_IRQ_PENDING_VEC_DONE_SHIFT, PHOTON_IRQ_PENDING_VEC_ERR_SHIFT));
+  dma_ =
+      std::make_unique<DmaUnit>("dma", cfg_.dma, functional,
+                                wiring(PHOTON_IRQ_PENDING_DMA_DONE_SHIFT, PHOTON_IRQ_PENDING_DMA_ERR_SHIFT));
+  gemm_ = std::make_unique<ComputeUnit>(
+      "optical_gemm", "GEMM", engines.gemm(cfg_), spm_->view(),
+      wiring(PHOTON_IRQ_PENDING_GEMM_DONE_SHIFT, PHOTON_IRQ_PENDING_GEMM_ERR_SHIFT));
+  ntt_ = std::make_unique<ComputeUnit>(
+      "ntt", "NTT", engines.ntt(cfg_), spm_->view(),
+      wiring(PHOTON_IRQ_PENDING_NTT_DONE_SHIFT, PHOTON_IRQ_PENDING_NTT_ERR_SHIFT));
+  vec_ = std::make_unique<ComputeUnit>(
+      "vector", "VEC", engines.vector(cfg_), spm_->view(),
+      wiring(PHOTON_IRQ_PENDING_VEC_DONE_SHIFT, PHOTON_IRQ_PENDING_VEC_ERR_SHIFT));
   cpu_ = std::make_unique<FirmwareCpu>("fw_cpu", cfg_.cpu, cfg_.sim.quantum_ns, *irq_, &trace_);
 
   bus_->attach(&sys_->regs);
@@ -112,8 +114,10 @@ void Platform::read(uint64_t address, void* dst, uint64_t bytes) const {
     hbm_->read_bytes(address - hb, static_cast<uint8_t*>(dst), bytes);
   } else if (address >= sb && address + bytes <= sb + cfg_.scratchpad.size_bytes()) {
     MemView v = spm_->view();
-    if (v.data) std::memcpy(dst, v.data + (address - sb), bytes);
-    else std::memset(dst, 0, bytes);
+    if (v.data)
+      std::memcpy(dst, v.data + (address - sb), bytes);
+    else
+      std::memset(dst, 0, bytes);
   } else {
     throw Error("host read of " + std::to_string(bytes) + " bytes at " + std::to_string(address) +
                 " lies outside HBM and scratchpad");
@@ -131,12 +135,12 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   auto overlaps = [&](uint64_t lo, uint64_t hi) { return lo < ring_hi && ring_lo < hi; };
   for (const auto& s : program.segments)
     if (overlaps(s.address, s.address + s.bytes.size()))
-      throw Error("cpu.ring_base: the command ring [" + std::to_string(ring_lo) + ", " + std::to_string(ring_hi) +
-                  ") overlaps a data segment at " + std::to_string(s.address));
+      throw Error("cpu.ring_base: the command ring [" + std::to_string(ring_lo) + ", " +
+                  std::to_string(ring_hi) + ") overlaps a data segment at " + std::to_string(s.address));
   for (const auto& f : fills)
     if (overlaps(f.address, f.address + f.count * 4))
-      throw Error("cpu.ring_base: the command ring [" + std::to_string(ring_lo) + ", " + std::to_string(ring_hi) +
-                  ") overlaps constant data at " + std::to_string(f.address));
+      throw Error("cpu.ring_base: the command ring [" + std::to_string(ring_lo) + ", " +
+                  std::to_string(ring_hi) + ") overlaps constant data at " + std::to_string(f.address));
   std::vector<uint8_t> bytes(n * pcs::kCommandBytes);
   for (uint64_t i = 0; i < n; ++i) pcs::encode(program.commands[i], bytes.data() + i * pcs::kCommandBytes);
   hbm_->write_bytes(ring, bytes.data(), bytes.size());
@@ -163,8 +167,7 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   irq_->raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT);  // the host rings the doorbell at time 0
 }
 
-RunOutcome Platform::run(const std::function<void(double)>& progress, double max_ns,
-                         double slice_ns) {
+RunOutcome Platform::run(const std::function<void(double)>& progress, double max_ns, double slice_ns) {
   if (!progress) {
     if (max_ns > 0)
       sc_core::sc_start(sc_core::sc_time(max_ns, sc_core::SC_NS));
@@ -227,15 +230,18 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
   json units = json::object(), energy = json::object(), queue_rows = json::object();
   double total_energy = 0;
   auto add_unit = [&](const std::string& name, const UnitStats& s) {
-    units[name] = {{"busy_ns", s.busy_ns}, {"utilization", t > 0 ? std::min(1.0, s.busy_ns / t) : 0.0},
-                   {"commands", s.commands}, {"counters", s.counters}};
+    units[name] = {{"busy_ns", s.busy_ns},
+                   {"utilization", t > 0 ? std::min(1.0, s.busy_ns / t) : 0.0},
+                   {"commands", s.commands},
+                   {"counters", s.counters}};
     energy[name] = s.energy_pj;
     total_energy += s.energy_pj;
   };
   for (const QueueUnit* q : queues()) {
     add_unit(q->unit_name(), q->stats());
-    queue_rows[q->unit_name()] = {{"mean_occupancy", q->mean_occupancy(t)}, {"max_occupancy", q->max_occupancy()},
-                              {"depth", cfg_.cpu.queue_depth}};
+    queue_rows[q->unit_name()] = {{"mean_occupancy", q->mean_occupancy(t)},
+                                  {"max_occupancy", q->max_occupancy()},
+                                  {"depth", cfg_.cpu.queue_depth}};
   }
   for (auto* cu : {gemm_.get(), ntt_.get(), vec_.get()})
     for (const auto& [k, v] : cu->engine().counters()) units[cu->unit_name()]["counters"][k] = v;
@@ -284,10 +290,13 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
   OpWork total;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& op = program_.ops[i];
-    json row = {{"name", op.name}, {"kind", op.kind},
-                {"start_ns", rows[i].end > 0 ? rows[i].start : 0.0}, {"end_ns", rows[i].end},
+    json row = {{"name", op.name},
+                {"kind", op.kind},
+                {"start_ns", rows[i].end > 0 ? rows[i].start : 0.0},
+                {"end_ns", rows[i].end},
                 {"latency_ns", rows[i].end > 0 ? rows[i].end - rows[i].start : 0.0},
-                {"unit_ns", rows[i].unit_ns}, {"work", work[i].to_json()}};
+                {"unit_ns", rows[i].unit_ns},
+                {"work", work[i].to_json()}};
     if (!op.detail.empty()) row["detail"] = op.detail;
     ops.push_back(row);
     total += work[i];
@@ -300,11 +309,12 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
               {"hbm", hbm_->report()},
               {"energy_pj", energy},
               {"queues", queue_rows},
-              {"firmware", {{"mmio_accesses", cpu_->mmio_accesses()},
-                            {"commands", program_.commands.size()},
-                            {"control_bus_errors", bus_->errors()},
-                            {"noc_decode_errors", noc_->decode_errors()},
-                            {"errors", errors}}},
+              {"firmware",
+               {{"mmio_accesses", cpu_->mmio_accesses()},
+                {"commands", program_.commands.size()},
+                {"control_bus_errors", bus_->errors()},
+                {"noc_decode_errors", noc_->decode_errors()},
+                {"errors", errors}}},
               {"ops", ops},
               {"work_total", total.to_json()}};
 }

@@ -20,10 +20,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "soc/platform_config.h"
+#include "isa/program.h"
 #include "platform/engine.h"
 #include "platform/report/trace.h"
-#include "isa/program.h"
+#include "soc/platform_config.h"
 
 namespace photon {
 
@@ -49,7 +49,7 @@ struct FloatFill {
 /// How a run ended.
 struct RunOutcome {
   enum class Status { Done, UnitError, FirmwareError, Deadlock, Timeout } status = Status::Done;
-  std::string message;        ///< one line: why it did not finish (empty when Done)
+  std::string message;  ///< one line: why it did not finish (empty when Done)
   uint32_t failing_command = 0;
   double simulated_time_ns = 0;
 };

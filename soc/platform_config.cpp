@@ -6,16 +6,19 @@ namespace photon {
 
 void CpuConfig::declare(ParamSet& ps, const std::string& p) {
   ps.add_double(p + ".clock_ghz", &clock_ghz, 0.01, 100, "firmware CPU clock, GHz");
-  ps.add_uint(p + ".mmio_latency_cycles", &mmio_latency_cycles, 0, 1000000, "register access latency, CPU cycles");
+  ps.add_uint(p + ".mmio_latency_cycles", &mmio_latency_cycles, 0, 1000000,
+              "register access latency, CPU cycles");
   ps.add_uint(p + ".dispatch_cycles", &dispatch_cycles, 0, 1000000, "firmware work per command, CPU cycles");
-  ps.add_uint(p + ".irq_latency_cycles", &irq_latency_cycles, 0, 1000000, "interrupt entry latency, CPU cycles");
+  ps.add_uint(p + ".irq_latency_cycles", &irq_latency_cycles, 0, 1000000,
+              "interrupt entry latency, CPU cycles");
   ps.add_uint(p + ".queue_depth", &queue_depth, 1, 65536, "hardware command queue entries per unit");
   ps.add_uint(p + ".semaphores", &semaphores, 1, 4096, "hardware semaphores");
   ps.add_uint(p + ".ring_base", &ring_base, 0, ~uint64_t(0) >> 1, "HBM address of the command ring, bytes");
 }
 
 void SimConfig::declare(ParamSet& ps, const std::string& p) {
-  ps.add_choice(p + ".mode", &mode, {"timing", "functional"}, "timing: no arithmetic; functional: data computed");
+  ps.add_choice(p + ".mode", &mode, {"timing", "functional"},
+                "timing: no arithmetic; functional: data computed");
   ps.add_double(p + ".quantum_ns", &quantum_ns, 0.001, 1e9, "temporal-decoupling quantum, ns");
   ps.add_uint(p + ".seed", &seed, 0, ~uint64_t(0) >> 1, "global RNG seed");
 }

@@ -26,21 +26,21 @@ namespace photon {
 
 /// Control bus and firmware CPU.
 struct CpuConfig {
-  double clock_ghz = 1.0;             ///< firmware CPU clock, GHz
-  uint32_t mmio_latency_cycles = 10;  ///< one register access over the control bus, CPU cycles
-  uint32_t dispatch_cycles = 50;      ///< firmware work to decode and route one command, CPU cycles
-  uint32_t irq_latency_cycles = 20;   ///< interrupt entry to handler, CPU cycles
-  uint32_t queue_depth = 16;          ///< per-unit hardware command queue entries
-  uint32_t semaphores = 64;           ///< hardware semaphores
+  double clock_ghz = 1.0;               ///< firmware CPU clock, GHz
+  uint32_t mmio_latency_cycles = 10;    ///< one register access over the control bus, CPU cycles
+  uint32_t dispatch_cycles = 50;        ///< firmware work to decode and route one command, CPU cycles
+  uint32_t irq_latency_cycles = 20;     ///< interrupt entry to handler, CPU cycles
+  uint32_t queue_depth = 16;            ///< per-unit hardware command queue entries
+  uint32_t semaphores = 64;             ///< hardware semaphores
   uint64_t ring_base = 0x100000000ull;  ///< HBM address of the command ring (4 GiB)
   void declare(ParamSet& ps, const std::string& p);
 };
 
 /// Simulation kernel settings.
 struct SimConfig {
-  std::string mode = "timing";        ///< timing | functional
-  double quantum_ns = 1000.0;         ///< temporal-decoupling quantum, ns
-  uint64_t seed = 1;                  ///< global RNG seed
+  std::string mode = "timing";  ///< timing | functional
+  double quantum_ns = 1000.0;   ///< temporal-decoupling quantum, ns
+  uint64_t seed = 1;            ///< global RNG seed
   void declare(ParamSet& ps, const std::string& p);
 };
 

@@ -13,10 +13,18 @@ NttTables::NttTables(uint64_t q, uint32_t log_n) : q_(q), log_n_(log_n) {
   psi_ = primitive_2n_root(q, log_n);
   const uint32_t n = 1u << log_n;
   const uint64_t psi_inv = inv_mod(psi_, q);
-  w_.resize(n); iw_.resize(n); w_shoup_.resize(n); iw_shoup_.resize(n);
+  w_.resize(n);
+  iw_.resize(n);
+  w_shoup_.resize(n);
+  iw_shoup_.resize(n);
   uint64_t p = 1, pi = 1;
   std::vector<uint64_t> pw(n), piw(n);
-  for (uint32_t i = 0; i < n; ++i) { pw[i] = p; piw[i] = pi; p = mul_mod(p, psi_, q); pi = mul_mod(pi, psi_inv, q); }
+  for (uint32_t i = 0; i < n; ++i) {
+    pw[i] = p;
+    piw[i] = pi;
+    p = mul_mod(p, psi_, q);
+    pi = mul_mod(pi, psi_inv, q);
+  }
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t r = bit_reverse(i, log_n);
     w_[i] = pw[r];
@@ -86,8 +94,10 @@ void automorph_coeff(const uint64_t* a, uint64_t* out, uint32_t log_n, uint32_t 
   const uint64_t n = uint64_t(1) << log_n, mask = 2 * n - 1;
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t k = (i * g) & mask;
-    if (k < n) out[k] = a[i];
-    else out[k - n] = a[i] == 0 ? 0 : q - a[i];
+    if (k < n)
+      out[k] = a[i];
+    else
+      out[k - n] = a[i] == 0 ? 0 : q - a[i];
   }
 }
 

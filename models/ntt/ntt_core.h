@@ -90,7 +90,7 @@ class BaseConverter {
  private:
   std::vector<uint64_t> from_, to_;
   std::vector<uint64_t> qhat_inv_, qhat_inv_shoup_;  // [qhat_i^{-1}]_{q_i}
-  std::vector<uint64_t> qhat_mod_p_;                  // [j * from + i] = qhat_i mod p_j
+  std::vector<uint64_t> qhat_mod_p_;                 // [j * from + i] = qhat_i mod p_j
 };
 
 }  // namespace photon::ntt

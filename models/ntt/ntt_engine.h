@@ -74,7 +74,10 @@ class NttEngine : public Engine {
   uint64_t last_done() const { return last_done_; }
 
  private:
-  struct Access { uint64_t lo, hi, cycle; bool write; };
+  struct Access {
+    uint64_t lo, hi, cycle;
+    bool write;
+  };
   void execute(const pcs::Ntt& n, const MemView& spm);
   const ntt::NttTables& tables(uint64_t q, uint32_t log_n);
 

@@ -58,7 +58,8 @@ TEST(GemmLayer, Lenet5OpticalTimeMatchesFormula) {
 
 TEST(GemmLayer, Resnet8OpticalTimeMatchesFormula) {
   const std::string dir = fresh_dir("resnet8_model");
-  const std::string cmd = "/usr/bin/python3 " + src("scripts/make_example_models.py") + " " + dir + " >/dev/null";
+  const std::string cmd =
+      "/usr/bin/python3 " + src("scripts/make_example_models.py") + " " + dir + " >/dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   check_layers(dir + "/resnet8_cifar.onnx", "resnet8");
 }

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "base/error.h"
-#include "test_programs.h"
 #include "isa/assembler.h"
 #include "isa/disassembler.h"
+#include "test_programs.h"
 
 namespace photon::pcs {
 namespace {
@@ -24,9 +24,7 @@ using namespace test_support;
 std::string asm_error(const std::string& text) {
   try {
     assemble(text, "t.pasm");
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   return "no error";
 }
 
@@ -42,7 +40,8 @@ TEST(PcsAsm, ParsesEveryCommandKind) {
     wait queue=dma sem=3
     fence
     end
-  )", "t.pasm");
+  )",
+                             "t.pasm");
   ASSERT_EQ(p.commands.size(), 8u);
   ASSERT_EQ(p.ops.size(), 1u);
   EXPECT_EQ(p.ops[0].name, "conv1");
@@ -110,9 +109,10 @@ TEST(PcsAsm, CrlfCommentsAndBlankLines) {
 }
 
 TEST(PcsAsm, SegmentForms) {
-  const Program p = assemble(".segment 0x10 f32:1,-2.5\n.segment 0x20 u64:1,0x3fffffffffe0001\n"
-                             ".segment 0x30 hex:\n",
-                             "t.pasm");
+  const Program p = assemble(
+      ".segment 0x10 f32:1,-2.5\n.segment 0x20 u64:1,0x3fffffffffe0001\n"
+      ".segment 0x30 hex:\n",
+      "t.pasm");
   ASSERT_EQ(p.segments.size(), 3u);
   std::vector<uint8_t> f(8);
   const float vals[] = {1.0f, -2.5f};
@@ -229,9 +229,7 @@ TEST(PcsAsm, DisassembleRejectsInvalidCommand) {
   try {
     disassemble(p);
     FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("command 1: unknown NTT op 99"));
-  }
+  } catch (const Error& e) { EXPECT_THAT(e.what(), HasSubstr("command 1: unknown NTT op 99")); }
 }
 
 }  // namespace

@@ -7,9 +7,9 @@
 #include <set>
 
 #include "base/error.h"
-#include "test_programs.h"
 #include "isa/command.h"
 #include "isa/fields.h"
+#include "test_programs.h"
 
 namespace photon::pcs {
 namespace {
@@ -31,9 +31,7 @@ uint64_t le(const Bytes& b, int off, int n) {
 std::string decode_error(const Bytes& b) {
   try {
     decode(b.data());
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   return "no error";
 }
 

@@ -10,9 +10,9 @@
 #include <set>
 
 #include "base/error.h"
-#include "test_programs.h"
 #include "isa/assembler.h"
 #include "isa/disassembler.h"
+#include "test_programs.h"
 
 namespace photon::pcs {
 namespace {
@@ -68,12 +68,8 @@ void check_operands(const Command& c, const std::string& where) {
     const bool bconv = n->op == Ntt::kBConv;
     expect_spm(n->dst, poly * (bconv ? n->out_limbs : n->limbs), where + " dst");
     expect_spm(n->moduli, 8ull * (n->limbs + (bconv ? n->out_limbs : 0)), where + " moduli");
-    if (bconv) {
-      EXPECT_GT(n->out_limbs, 0u) << where;
-    }
-    if (n->op == Ntt::kAutomorph) {
-      EXPECT_EQ(n->galois % 2, 1u) << where << ": galois must be odd";
-    }
+    if (bconv) { EXPECT_GT(n->out_limbs, 0u) << where; }
+    if (n->op == Ntt::kAutomorph) { EXPECT_EQ(n->galois % 2, 1u) << where << ": galois must be odd"; }
   } else if (const auto* v = std::get_if<Vector>(&c.body)) {
     ASSERT_GT(v->n, 0u) << where;
     ASSERT_GT(v->inner, 0u) << where;
@@ -150,9 +146,7 @@ TEST(PcsExamples, EachIsValid) {
       EXPECT_NE(p.commands[i].opcode, Opcode::End) << "End before the last command, at " << i;
     for (size_t i = 0; i < p.commands.size(); ++i) {
       check_operands(p.commands[i], "command " + std::to_string(i));
-      if (p.commands[i].tag != kNoTag) {
-        EXPECT_LT(p.commands[i].tag, p.ops.size()) << i;
-      }
+      if (p.commands[i].tag != kNoTag) { EXPECT_LT(p.commands[i].tag, p.ops.size()) << i; }
     }
     for (const auto& s : p.segments) EXPECT_LT(s.address + s.bytes.size(), kSpmBase);
     std::map<uint32_t, int> sems;

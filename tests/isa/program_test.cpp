@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "base/error.h"
-#include "test_programs.h"
 #include "isa/program.h"
+#include "test_programs.h"
 
 namespace photon::pcs {
 namespace {
@@ -46,9 +46,7 @@ void fix_header(std::vector<uint8_t>& b) {
 std::string error_of(const std::vector<uint8_t>& b) {
   try {
     deserialize(b);
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   return "no error";
 }
 
@@ -132,8 +130,8 @@ TEST(PcsProgram, TruncatedFile) {
   auto b = serialize(small_program());
   const size_t full = b.size();
   b.resize(full - 10);
-  EXPECT_THAT(error_of(b), HasSubstr(fmt::format("truncated: header says {} bytes, file holds {}",
-                                                 full, full - 10)));
+  EXPECT_THAT(error_of(b),
+              HasSubstr(fmt::format("truncated: header says {} bytes, file holds {}", full, full - 10)));
   b.resize(20);
   EXPECT_THAT(error_of(b), HasSubstr("truncated: file holds 20 bytes, the .pcs header needs 32"));
 }
@@ -182,17 +180,14 @@ TEST(PcsProgram, SerializeNamesBadCommand) {
   try {
     serialize(p);
     FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("command 2: unknown vector op 200"));
-  }
+  } catch (const Error& e) { EXPECT_THAT(e.what(), HasSubstr("command 2: unknown vector op 200")); }
 }
 
 class PcsFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("pcs_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("pcs_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -207,7 +202,7 @@ TEST_F(PcsFile, WriteThenReadRoundTrip) {
   write_program(p, path);
   EXPECT_EQ(read_program(path), p);
   EXPECT_EQ(fs::file_size(path), serialize(p).size());
-  EXPECT_EQ(entries(), 1u);  // no temporary left behind
+  EXPECT_EQ(entries(), 1u);              // no temporary left behind
   write_program(small_program(), path);  // overwrite in place
   EXPECT_EQ(read_program(path), small_program());
 }
@@ -241,17 +236,13 @@ TEST_F(PcsFile, ReadErrorsNameThePath) {
   try {
     read_program(path);
     FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_THAT(e.what(), HasSubstr(path + ": cannot open"));
-  }
+  } catch (const Error& e) { EXPECT_THAT(e.what(), HasSubstr(path + ": cannot open")); }
   const std::string bad = (dir_ / "bad.pcs").string();
   std::ofstream(bad) << "PCS1 but far too short";
   try {
     read_program(bad);
     FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_THAT(e.what(), HasSubstr(bad + ": truncated: file holds 22 bytes"));
-  }
+  } catch (const Error& e) { EXPECT_THAT(e.what(), HasSubstr(bad + ": truncated: file holds 22 bytes")); }
 }
 
 }  // namespace

@@ -41,8 +41,16 @@ inline std::string random_string(std::mt19937_64& rng) {
 inline Command random_command(int k, uint64_t sub, std::mt19937_64& rng) {
   const uint32_t tag = rng() % 3 == 0 ? kNoTag : static_cast<uint32_t>(rng());
   switch (k) {
-    case 0: { Command c = make_end(); c.tag = tag; return c; }
-    case 1: { Command c = make_fence(); c.tag = tag; return c; }
+    case 0: {
+      Command c = make_end();
+      c.tag = tag;
+      return c;
+    }
+    case 1: {
+      Command c = make_fence();
+      c.tag = tag;
+      return c;
+    }
     case 2:
     case 3: {
       Sync s;
@@ -83,8 +91,7 @@ inline Program random_program(uint64_t seed) {
   std::mt19937_64 rng(seed);
   Program p;
   const int n_ops = static_cast<int>(rng() % 5);
-  for (int i = 0; i < n_ops; ++i)
-    p.add_op({random_string(rng), random_string(rng), random_string(rng)});
+  for (int i = 0; i < n_ops; ++i) p.add_op({random_string(rng), random_string(rng), random_string(rng)});
   for (uint64_t sub = 0; sub < 40; ++sub)
     for (int k = 0; k < 8; ++k) p.commands.push_back(random_command(k, sub, rng));
   std::shuffle(p.commands.begin(), p.commands.end(), rng);

@@ -7,10 +7,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "tests/support/forked.h"
-#include "soc/platform_config.h"
-#include "soc/platform.h"
 #include "isa/assembler.h"
+#include "soc/platform.h"
+#include "soc/platform_config.h"
+#include "tests/support/forked.h"
 
 namespace {
 
@@ -49,13 +49,13 @@ TEST(DmaBulk, EveryStreamSplitIsByteExact) {
     cfg.dma.burst_bytes = 64;
     cfg.dma.bulk_bytes = 1;
     photon::pcs::Program p = photon::pcs::assemble(
-        "dma src=0x0 dst=0x100000 inner_bytes=4000\n"                                       // 1-D
-        "dma src=0x0 dst=0x200000 inner_bytes=100 n1=9 src_stride1=300 dst_stride1=100\n"   // 2-D
+        "dma src=0x0 dst=0x100000 inner_bytes=4000\n"                                      // 1-D
+        "dma src=0x0 dst=0x200000 inner_bytes=100 n1=9 src_stride1=300 dst_stride1=100\n"  // 2-D
         "dma src=0x0 dst=0x4000000000 inner_bytes=40 n1=5 n2=3 src_stride1=64 dst_stride1=40 "
-        "src_stride2=320 dst_stride2=200\n"                                                 // even planes
+        "src_stride2=320 dst_stride2=200\n"  // even planes
         "dma src=0x0 dst=0x300000 inner_bytes=70 n1=4 n2=3 src_stride1=80 dst_stride1=70 "
-        "src_stride2=1000 dst_stride2=300\n"                                                // uneven planes
-        "dma src=0x4000000000 dst=0x400000 inner_bytes=600\n"                               // back from SPM
+        "src_stride2=1000 dst_stride2=300\n"                   // uneven planes
+        "dma src=0x4000000000 dst=0x400000 inner_bytes=600\n"  // back from SPM
         "end\n",
         "bulk_bytes");
     photon::pcs::Segment s;
@@ -83,10 +83,9 @@ TEST(DmaBulk, EveryStreamSplitIsByteExact) {
     // The scratchpad copy (planes of 5 rows of 40 bytes, 200 bytes apart) read back linearly.
     for (int i2 = 0; i2 < 3; ++i2)
       for (int i1 = 0; i1 < 5; ++i1)
-        for (int b = 0; b < 40; ++b)
-          ok4 = ok4 && back[i2 * 200 + i1 * 40 + b] == src[i2 * 320 + i1 * 64 + b];
-    return nlohmann::json{{"status", int(o.status)}, {"one", ok1}, {"two", ok2}, {"three", ok3},
-                          {"four", ok4}}
+        for (int b = 0; b < 40; ++b) ok4 = ok4 && back[i2 * 200 + i1 * 40 + b] == src[i2 * 320 + i1 * 64 + b];
+    return nlohmann::json{
+        {"status", int(o.status)}, {"one", ok1}, {"two", ok2}, {"three", ok3}, {"four", ok4}}
         .dump();
   });
   const auto j = nlohmann::json::parse(out);

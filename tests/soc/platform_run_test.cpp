@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "tests/support/forked.h"
-#include "soc/platform_config.h"
-#include "soc/platform.h"
 #include "isa/assembler.h"
+#include "soc/platform.h"
+#include "soc/platform_config.h"
+#include "tests/support/forked.h"
 
 namespace {
 
@@ -33,10 +33,10 @@ TEST(PlatformRun, DmaStridedCopiesAreByteExact) {
   std::string out = photon_test::run_forked([] {
     photon::PlatformConfig cfg = functional_config();
     photon::pcs::Program p = photon::pcs::assemble(
-        "dma src=0x0 dst=0x100000 inner_bytes=4096\n"                                    // 1-D
-        "dma src=0x0 dst=0x200000 inner_bytes=16 n1=8 src_stride1=64 dst_stride1=16\n"   // 2-D gather
+        "dma src=0x0 dst=0x100000 inner_bytes=4096\n"                                   // 1-D
+        "dma src=0x0 dst=0x200000 inner_bytes=16 n1=8 src_stride1=64 dst_stride1=16\n"  // 2-D gather
         "dma src=0x0 dst=0x4000000000 inner_bytes=8 n1=4 n2=3 src_stride1=32 dst_stride1=8 "
-        "src_stride2=256 dst_stride2=32\n"                                               // 3-D into scratchpad
+        "src_stride2=256 dst_stride2=32\n"  // 3-D into scratchpad
         "dma src=0x4000000000 dst=0x300000 inner_bytes=96\n"
         "end\n",
         "dma_test");
@@ -58,8 +58,8 @@ TEST(PlatformRun, DmaStridedCopiesAreByteExact) {
     for (int i2 = 0; i2 < 3; ++i2)
       for (int i1 = 0; i1 < 4; ++i1)
         for (int b = 0; b < 8; ++b) ok3 = ok3 && three[i2 * 32 + i1 * 8 + b] == src[i2 * 256 + i1 * 32 + b];
-    return nlohmann::json{{"status", int(o.status)}, {"one", ok1}, {"two", ok2}, {"three", ok3},
-                          {"t", o.simulated_time_ns}}
+    return nlohmann::json{
+        {"status", int(o.status)}, {"one", ok1}, {"two", ok2}, {"three", ok3}, {"t", o.simulated_time_ns}}
         .dump();
   });
   auto j = nlohmann::json::parse(out);

@@ -3,15 +3,15 @@
 #include <cstring>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <nlohmann/json.hpp>
 
-#include "tests/support/forked.h"
 #include "models/scratchpad/scratchpad.h"
 #include "photon_regs.h"
 #include "platform/control_bus.h"
 #include "platform/noc/router.h"
 #include "platform/regs/register_block.h"
+#include "tests/support/forked.h"
 
 namespace {
 
@@ -128,12 +128,14 @@ TEST(ControlBus, ErrorResponsesForUnmappedAndForbiddenAccesses) {
     auto ro = ini.access(true, PHOTON_SYS_BASE + PHOTON_SYS_ID, reinterpret_cast<uint8_t*>(&one), 4);
     auto wo = ini.access(false, PHOTON_QUEUE_DMA_BASE + PHOTON_QUEUE_PUSH, reinterpret_cast<uint8_t*>(&v), 4);
     auto unmapped = ini.access(false, 0x9000, reinterpret_cast<uint8_t*>(&v), 4);
-    return nlohmann::json{{"id_ok", id.first == tlm::TLM_OK_RESPONSE}, {"id", id_value},
+    return nlohmann::json{{"id_ok", id.first == tlm::TLM_OK_RESPONSE},
+                          {"id", id_value},
                           {"latency", id.second},
                           {"ro", ro.first == tlm::TLM_COMMAND_ERROR_RESPONSE},
                           {"wo", wo.first == tlm::TLM_COMMAND_ERROR_RESPONSE},
                           {"unmapped", unmapped.first == tlm::TLM_ADDRESS_ERROR_RESPONSE},
-                          {"errors", bus.errors()}, {"log", bus.error_log()}}
+                          {"errors", bus.errors()},
+                          {"log", bus.error_log()}}
         .dump();
   });
   auto j = nlohmann::json::parse(out);

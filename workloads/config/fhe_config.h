@@ -9,11 +9,11 @@
 namespace photon {
 
 struct FheConfig {
-  uint32_t word_bytes = 8;            ///< bytes per residue word in memory
-  uint32_t dnum = 0;                  ///< key-switching decomposition number; 0 = derive (HEIR rule)
+  uint32_t word_bytes = 8;  ///< bytes per residue word in memory
+  uint32_t dnum = 0;        ///< key-switching decomposition number; 0 = derive (HEIR rule)
   // Bootstrapping (CKKS, Cheon-Han-Kim-Kim-Song style with BSGS linear transforms).
-  uint32_t bootstrap_cts_levels = 3;  ///< CoeffToSlot levels consumed
-  uint32_t bootstrap_stc_levels = 3;  ///< SlotToCoeff levels consumed
+  uint32_t bootstrap_cts_levels = 3;      ///< CoeffToSlot levels consumed
+  uint32_t bootstrap_stc_levels = 3;      ///< SlotToCoeff levels consumed
   uint32_t bootstrap_evalmod_levels = 8;  ///< EvalMod (Chebyshev + double angle) levels consumed
   uint32_t bootstrap_bsgs_rotations = 8;  ///< rotations per linear-transform level (BSGS)
   /// Ciphertext products (tensor + relinearize) in EvalMod: a degree-d Chebyshev interpolant by
@@ -30,9 +30,12 @@ struct FheConfig {
     ps.add_uint(p + ".bootstrap_cts_levels", &bootstrap_cts_levels, 1, 16, "CoeffToSlot levels");
     ps.add_uint(p + ".bootstrap_stc_levels", &bootstrap_stc_levels, 1, 16, "SlotToCoeff levels");
     ps.add_uint(p + ".bootstrap_evalmod_levels", &bootstrap_evalmod_levels, 1, 32, "EvalMod levels");
-    ps.add_uint(p + ".bootstrap_bsgs_rotations", &bootstrap_bsgs_rotations, 1, 1024, "rotations per linear-transform level");
-    ps.add_uint(p + ".bootstrap_evalmod_hmults", &bootstrap_evalmod_hmults, 1, 1024, "ciphertext products in EvalMod");
-    ps.add_bool(p + ".keys_on_chip", &keys_on_chip, "evaluation keys resident in the scratchpad at program start (as many as fit)");
+    ps.add_uint(p + ".bootstrap_bsgs_rotations", &bootstrap_bsgs_rotations, 1, 1024,
+                "rotations per linear-transform level");
+    ps.add_uint(p + ".bootstrap_evalmod_hmults", &bootstrap_evalmod_hmults, 1, 1024,
+                "ciphertext products in EvalMod");
+    ps.add_bool(p + ".keys_on_chip", &keys_on_chip,
+                "evaluation keys resident in the scratchpad at program start (as many as fit)");
   }
 };
 

@@ -53,8 +53,7 @@ std::pair<std::string, std::vector<int64_t>> parse_shape_arg(const std::string& 
   return {arg.substr(0, eq), dims};
 }
 
-CompiledWorkload compile_workload(const std::string& path, const RunConfig& cfg,
-                                  const CompileOptions& opts) {
+CompiledWorkload compile_workload(const std::string& path, const RunConfig& cfg, const CompileOptions& opts) {
   {
     std::ifstream probe(path);
     if (!probe) throw Error("cannot open workload file").with_context(path);

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workloads/config/run_config.h"
-#include "soc/platform.h"
 #include "isa/program.h"
+#include "soc/platform.h"
+#include "workloads/config/run_config.h"
 
 namespace photon {
 
@@ -27,13 +27,13 @@ struct TensorBinding {
 
 struct CompiledWorkload {
   std::string path;
-  std::string frontend;              ///< "onnx", "heir" or "pcs"
+  std::string frontend;  ///< "onnx", "heir" or "pcs"
   pcs::Program program;
-  std::vector<FloatFill> fills;      ///< splat constants to place in HBM (functional mode)
+  std::vector<FloatFill> fills;  ///< splat constants to place in HBM (functional mode)
   nlohmann::json unsupported = nlohmann::json::array();  ///< [{op, name, reason, ...}]
   nlohmann::json info = nlohmann::json::object();        ///< frontend facts for the report
   std::vector<TensorBinding> inputs, outputs;
-  bool functional_exact = true;      ///< false if a fallback makes functional outputs invalid
+  bool functional_exact = true;  ///< false if a fallback makes functional outputs invalid
 };
 
 struct CompileOptions {

@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "isa/program.h"
 #include "workloads/config/run_config.h"
 #include "workloads/fhe/fhe_program.h"
-#include "isa/program.h"
 
 namespace photon {
 
@@ -64,8 +64,8 @@ FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc);
 /// the program's L is smaller (the bootstrapping levels sit above the levels the program uses,
 /// as in OpenFHE's level budget), dnum raised to cover it.
 FheOp bootstrap_chain(FheOp op, const FheConfig& fc);
-/// The sub-ops a Bootstrap expands into (on bootstrap_chain(op)): ModRaise to L, CoeffToSlot (per level: r rotations,
-/// r plaintext products, r additions, a rescale), a conjugation + addition, EvalMod
+/// The sub-ops a Bootstrap expands into (on bootstrap_chain(op)): ModRaise to L, CoeffToSlot (per level: r
+/// rotations, r plaintext products, r additions, a rescale), a conjugation + addition, EvalMod
 /// (bootstrap_evalmod_hmults products + relinearizations spread over bootstrap_evalmod_levels,
 /// a rescale per level), SlotToCoeff like CoeffToSlot. Throws Error if N/2 cannot hold the rotations.
 std::vector<FheOp> bootstrap_sequence(const FheOp& op, const FheConfig& fc);
@@ -84,7 +84,7 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg);
 /// naming the flag (--op, --ring-degree, --max-level, --level, --alpha).
 FheProgram make_single_op_fhe_program(const std::string& op, uint32_t log_n, uint32_t max_level,
                                       uint32_t level, uint32_t alpha, const RunConfig& cfg);
-pcs::Program make_single_op_program(const std::string& op, uint32_t log_n, uint32_t max_level,
-                                    uint32_t level, uint32_t alpha, const RunConfig& cfg);
+pcs::Program make_single_op_program(const std::string& op, uint32_t log_n, uint32_t max_level, uint32_t level,
+                                    uint32_t alpha, const RunConfig& cfg);
 
 }  // namespace photon

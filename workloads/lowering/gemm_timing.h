@@ -21,8 +21,8 @@
 
 #include <cstdint>
 
-#include "models/optical_gemm/optical_gemm_config.h"
 #include "isa/program.h"
+#include "models/optical_gemm/optical_gemm_config.h"
 
 namespace photon::lowering {
 

@@ -5,8 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "workloads/config/run_config.h"
 #include "base/error.h"
+#include "workloads/config/run_config.h"
 
 using photon::Error;
 using photon::load_run_config;
@@ -23,9 +23,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 std::string error_of(const std::string& yaml_path, const std::vector<std::string>& sets) {
   try {
     load_run_config(yaml_path, sets);
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   return "";
 }
 

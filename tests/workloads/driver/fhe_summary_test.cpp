@@ -69,7 +69,8 @@ TEST(FheSummary, EveryColumnIsTheSumOfTheOpRowsAndDmaBytesMatchTheCommands) {
   // In the FHE lowering the DMA moves only keys (HBM -> scratchpad) after the set-up op.
   EXPECT_EQ(s.at("total").at("dma_bytes").get<uint64_t>(), s.at("total").at("key_bytes").get<uint64_t>());
   ASSERT_EQ(s.at("by_kind").size(), rows_dma.size());
-  for (const auto& [kind, bytes] : rows_dma) EXPECT_EQ(s.at("by_kind").at(kind).at("dma_bytes").get<uint64_t>(), bytes) << kind;
+  for (const auto& [kind, bytes] : rows_dma)
+    EXPECT_EQ(s.at("by_kind").at(kind).at("dma_bytes").get<uint64_t>(), bytes) << kind;
   EXPECT_GT(s.at("by_kind").at("hrot").at("dma_bytes").get<uint64_t>(), 0u);
   EXPECT_EQ(s.at("by_kind").at("hadd").at("dma_bytes").get<uint64_t>(), 0u);
   EXPECT_EQ(s.at("bootstrap").at("dma_bytes").get<uint64_t>(), 0u);  // no bootstrap rows

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <deque>
 
-#include "models/ntt/ntt_engine.h"
 #include "base/error.h"
+#include "models/ntt/ntt_engine.h"
 
 namespace photon {
 
@@ -20,7 +20,11 @@ FheEstimate estimate_cycles(const pcs::Program& program, const RunConfig& cfg) {
   auto mark = [&](uint32_t tag, uint64_t start, uint64_t end) {
     if (tag >= est.op_cycles.size()) return;
     auto& oc = est.op_cycles[tag];
-    if (!seen[tag]) { oc = {start, end}; seen[tag] = true; return; }
+    if (!seen[tag]) {
+      oc = {start, end};
+      seen[tag] = true;
+      return;
+    }
     oc.first = std::min(oc.first, start);
     oc.second = std::max(oc.second, end);
   };
@@ -34,7 +38,8 @@ FheEstimate estimate_cycles(const pcs::Program& program, const RunConfig& cfg) {
       switch (c.opcode) {
         case pcs::Opcode::Ntt: {
           IssueResult r = eng.issue(c, t_ntt, timing_only);
-          mark(c.tag, r.done_cycle - NttEngine::busy_cycles(std::get<pcs::Ntt>(c.body), cfg.ntt), r.done_cycle);
+          mark(c.tag, r.done_cycle - NttEngine::busy_cycles(std::get<pcs::Ntt>(c.body), cfg.ntt),
+               r.done_cycle);
           t_ntt = r.accept_cycle;
           est.energy_pj += r.energy_pj;
           break;
@@ -61,8 +66,10 @@ FheEstimate estimate_cycles(const pcs::Program& program, const RunConfig& cfg) {
             throw Error("wait on semaphore " + std::to_string(s.sem) + " with no earlier signal");
           const uint64_t t = q.front();
           q.pop_front();
-          if (s.queue == pcs::Queue::Dma) t_dma = std::max(t_dma, t);
-          else t_ntt = std::max(t_ntt, t);
+          if (s.queue == pcs::Queue::Dma)
+            t_dma = std::max(t_dma, t);
+          else
+            t_ntt = std::max(t_ntt, t);
           break;
         }
         case pcs::Opcode::Fence: {
@@ -71,14 +78,16 @@ FheEstimate estimate_cycles(const pcs::Program& program, const RunConfig& cfg) {
           break;
         }
         default:
-          throw Error(std::string("estimate_cycles: unexpected command opcode ") + std::to_string(int(c.opcode)));
+          throw Error(std::string("estimate_cycles: unexpected command opcode ") +
+                      std::to_string(int(c.opcode)));
       }
     });
   }
   est.total_cycles = std::max(t_dma, eng.last_done());
   est.counters = eng.counters();
   for (int u = 0; u < NttEngine::kUnits; ++u)
-    est.busy_cycles[NttEngine::unit_name(NttEngine::Unit(u))] = eng.counters()[std::string("busy_cycles.") + NttEngine::unit_name(NttEngine::Unit(u))];
+    est.busy_cycles[NttEngine::unit_name(NttEngine::Unit(u))] =
+        eng.counters()[std::string("busy_cycles.") + NttEngine::unit_name(NttEngine::Unit(u))];
   est.busy_cycles["hbm"] = hbm_busy;
   return est;
 }

@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "workloads/config/run_config.h"
 #include "isa/program.h"
+#include "workloads/config/run_config.h"
 
 namespace photon {
 
 struct FheEstimate {
-  uint64_t total_cycles = 0;  ///< NTT-unit clock cycles until every queue is done
+  uint64_t total_cycles = 0;                    ///< NTT-unit clock cycles until every queue is done
   std::map<std::string, uint64_t> busy_cycles;  ///< "ntt", "bconv", "ewe", "automorph", "hbm"
   uint64_t hbm_bytes = 0;                       ///< bytes moved by DMA
   double energy_pj = 0;                         ///< NTT-unit dynamic energy, pJ

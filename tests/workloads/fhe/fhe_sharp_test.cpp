@@ -13,16 +13,20 @@
 namespace photon {
 namespace {
 
-RunConfig sharp() {
-  return load_run_config(std::string(PHOTON_SOURCE_DIR) + "/configs/sharp_like.yaml", {});
-}
+RunConfig sharp() { return load_run_config(std::string(PHOTON_SOURCE_DIR) + "/configs/sharp_like.yaml", {}); }
 
-struct Ref { const char* op; uint32_t limbs, alpha, dnum; double cycles; };
+struct Ref {
+  const char* op;
+  uint32_t limbs, alpha, dnum;
+  double cycles;
+};
 
 TEST(SharpLike, HMultAndHRotWithin25PercentOfHomulator) {
   const RunConfig cfg = sharp();
-  const Ref refs[] = {{"hmult", 35, 12, 3, 189451}, {"hrot", 35, 12, 3, 187663},
-                      {"hmult", 24, 6, 4, 94418},   {"hrot", 24, 6, 4, 88841}};
+  const Ref refs[] = {{"hmult", 35, 12, 3, 189451},
+                      {"hrot", 35, 12, 3, 187663},
+                      {"hmult", 24, 6, 4, 94418},
+                      {"hrot", 24, 6, 4, 88841}};
   for (const Ref& r : refs) {
     const uint32_t L = r.limbs - 1;
     ASSERT_EQ((L + r.alpha) / r.alpha, r.dnum);
@@ -72,7 +76,8 @@ TEST(SharpLike, ElementWiseOpsAreOneStreamingPassPerPolynomial) {
   EXPECT_EQ(ewe("pmult"), 2 * pass);
   // Homulator measures 6,736 (PAdd) and 8,976 (HAdd) cycles including its fixed operand-staging
   // time; ours are the pure streaming passes, below those.
-  const uint64_t padd = estimate_cycles(make_single_op_program("padd", 16, 34, 34, 12, cfg), cfg).total_cycles;
+  const uint64_t padd =
+      estimate_cycles(make_single_op_program("padd", 16, 34, 34, 12, cfg), cfg).total_cycles;
   EXPECT_LT(padd, 6736u);
   EXPECT_GT(padd, 6736u / 4);
 }

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "isa/program.h"
 #include "soc/platform_config.h"
 #include "workloads/lowering/ai_lowering.h"
-#include "isa/program.h"
 
 namespace photon::testing {
 

@@ -46,9 +46,7 @@ TEST(GraphHelpers, TensorLookup) {
   try {
     g.tensor("y");
     FAIL() << "no Error";
-  } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "graph 'g': unknown tensor 'y'");
-  }
+  } catch (const Error& e) { EXPECT_STREQ(e.what(), "graph 'g': unknown tensor 'y'"); }
 }
 
 }  // namespace
