@@ -5,10 +5,10 @@
 // fast-forward (default threshold).
 // Usage: hbm_bench [total_bytes]   (default 2^28 bytes per pattern)
 #include <chrono>
-#include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 
 #include "models/hbm/hbm_config.h"
@@ -36,10 +36,11 @@ void run(const char* name, uint64_t total, bool random, bool is_write, uint64_t 
   const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
   const auto c = hbm.counters();
   const double accesses = double(c.reads + c.writes);
-  std::printf("%-13s %8.0f accesses  wall %.3f s = %.2f M/s  cpu %.3f s = %.2f M/s  "
-              "simulated %.1f GB/s  row hits %.3f\n",
-              name, accesses, wall, accesses / wall / 1e6, cpu, accesses / cpu / 1e6,
-              double(total) / (double(done) * cfg.tck_ns), double(c.row_hits) / accesses);
+  std::printf(
+      "%-13s %8.0f accesses  wall %.3f s = %.2f M/s  cpu %.3f s = %.2f M/s  "
+      "simulated %.1f GB/s  row hits %.3f\n",
+      name, accesses, wall, accesses / wall / 1e6, cpu, accesses / cpu / 1e6,
+      double(total) / (double(done) * cfg.tck_ns), double(c.row_hits) / accesses);
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 
 #include "models/rv32/elf_image.h"
 #include "models/rv32/rv32_core.h"
-#include "models/rv32/rv32_memory_map.h"
+#include "firmware/rv32/rv32_memory_map.h"
 
 namespace {
 

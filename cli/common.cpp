@@ -3,11 +3,11 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::cli {
 
@@ -18,7 +18,7 @@ void ConfigOptions::add_to(CLI::App& app, bool required) {
       ->allow_extra_args(false);
 }
 
-PlatformConfig ConfigOptions::load() const { return load_platform_config(file, sets); }
+RunConfig ConfigOptions::load() const { return load_run_config(file, sets); }
 
 void check_output_path(const std::string& path) {
   namespace fs = std::filesystem;

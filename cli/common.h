@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "platform/config/platform_config.h"
+#include "workloads/config/run_config.h"
 
 namespace photon::cli {
 
@@ -16,7 +16,7 @@ struct ConfigOptions {
   std::string file;
   std::vector<std::string> sets;
   void add_to(CLI::App& app, bool required = false);
-  PlatformConfig load() const;
+  RunConfig load() const;
 };
 
 /// Checks, before any work, that `path` can be written: its directory exists and is writable and

@@ -2,10 +2,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "base/error.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "platform/error.h"
-#include "platform/platform.h"
+#include "soc/platform.h"
 #include "workloads/fhe/fhe_lowering.h"
 
 namespace photon::cli {
@@ -18,7 +18,8 @@ void add_fhe_command(CLI::App& app, int& status) {
     uint32_t max_level = 35, level = 35, alpha = 12;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* sub = app.add_subcommand("fhe", "run one FHE scheme op (hmult, hrot, rescale, padd, pmult, hadd, bootstrap)");
+  CLI::App* sub =
+      app.add_subcommand("fhe", "run one FHE scheme op (hmult, hrot, rescale, padd, pmult, hadd, bootstrap)");
   o->config.add_to(*sub);
   sub->add_option("--op", o->op, "hmult | hrot | rescale | padd | pmult | hadd | bootstrap")->required();
   sub->add_option("--ring-degree", o->ring_degree, "ring degree N (power of two, 2^10..2^17)")->required();
@@ -27,7 +28,7 @@ void add_fhe_command(CLI::App& app, int& status) {
   sub->add_option("--alpha", o->alpha, "P limbs (special primes); dnum = ceil((L+1)/alpha)")->required();
   sub->add_option("--report", o->report, "write the report JSON here");
   sub->callback([o, &status] {
-    PlatformConfig cfg = o->config.load();
+    RunConfig cfg = o->config.load();
     if (!o->report.empty()) check_output_path(o->report);
     uint64_t n = o->ring_degree;
     if (n < 1024 || n > 131072 || (n & (n - 1)))
@@ -40,8 +41,11 @@ void add_fhe_command(CLI::App& app, int& status) {
     if (out.status != RunOutcome::Status::Done) throw Error(out.message);
     nlohmann::json rep = platform.report(out);
     const double ghz = cfg.ntt.clock_ghz;
-    nlohmann::json r = {{"op", o->op}, {"ring_degree", n}, {"max_level", o->max_level},
-                        {"level", o->level}, {"alpha", o->alpha},
+    nlohmann::json r = {{"op", o->op},
+                        {"ring_degree", n},
+                        {"max_level", o->max_level},
+                        {"level", o->level},
+                        {"alpha", o->alpha},
                         {"dnum", (o->max_level + o->alpha) / o->alpha},
                         {"cycles", std::llround(out.simulated_time_ns * ghz)},
                         {"simulated_time_ns", out.simulated_time_ns},

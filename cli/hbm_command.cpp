@@ -13,15 +13,16 @@ void add_hbm_command(CLI::App& app, int& status) {
     std::string trace, report;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* sub = app.add_subcommand("hbm", "replay a DRAMsim3-format trace (0xADDR READ|WRITE CYCLE) on the HBM model");
+  CLI::App* sub =
+      app.add_subcommand("hbm", "replay a DRAMsim3-format trace (0xADDR READ|WRITE CYCLE) on the HBM model");
   o->config.add_to(*sub);
   sub->add_option("--trace", o->trace, "trace file")->required();
   sub->add_option("--report", o->report, "write the report JSON here");
   sub->callback([o, &status] {
-    PlatformConfig cfg = o->config.load();
+    RunConfig cfg = o->config.load();
     if (!o->report.empty()) check_output_path(o->report);
     nlohmann::json r = run_hbm_trace(cfg.hbm, o->trace);
-    r["config"] = cfg.to_json()["hbm"];
+    r["config"] = config_json(cfg)["hbm"];
     r["trace"] = o->trace;
     if (!o->report.empty()) write_json_atomic(o->report, r);
     std::printf("%s\n", r.dump(1).c_str());

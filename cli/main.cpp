@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/error.h"
 #include "cli/commands.h"
-#include "platform/error.h"
 
 #ifndef PHOTON_VERSION
 #define PHOTON_VERSION "0.1.0"

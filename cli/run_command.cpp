@@ -4,14 +4,14 @@
 #include <functional>
 #include <map>
 
+#include "base/error.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "platform/error.h"
-#include "platform/platform.h"
-#include "workloads/driver/workload.h"
+#include "soc/platform.h"
 #include "workloads/driver/fhe_summary.h"
 #include "workloads/driver/ideal_reference.h"
 #include "workloads/driver/tensor_files.h"
+#include "workloads/driver/workload.h"
 
 namespace photon::cli {
 
@@ -65,7 +65,7 @@ int run(const RunOptions& o) {
   if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
   std::vector<std::string> sets = o.config.sets;
   if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
-  PlatformConfig cfg = load_platform_config(o.config.file, sets);
+  RunConfig cfg = load_run_config(o.config.file, sets);
   const bool functional = cfg.sim.mode == "functional";
   if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
     throw Error("--input and --dump-outputs need --mode functional");
@@ -79,8 +79,8 @@ int run(const RunOptions& o) {
   if (functional && !w.unsupported.empty()) {
     std::string nodes;
     for (const auto& u : w.unsupported)
-      nodes += (nodes.empty() ? "" : "; ") + ("node '" + u.value("name", "") + "' (" + u.value("op", "") + ", " +
-                                             u.value("reason", "") + ")");
+      nodes += (nodes.empty() ? "" : "; ") + ("node '" + u.value("name", "") + "' (" + u.value("op", "") +
+                                              ", " + u.value("reason", "") + ")");
     throw Error("functional mode cannot compute " + nodes + ": host fallback is timing-only")
         .with_context(o.workload);
   }
@@ -95,7 +95,8 @@ int run(const RunOptions& o) {
     for (const auto& in : w.inputs)
       if (in.name == name) b = &in;
     if (!b) throw Error("--input " + name + ": the workload has no input of that name");
-    if (input_data.count(name)) throw Error("--input " + arg + ": input '" + name + "' is given more than once");
+    if (input_data.count(name))
+      throw Error("--input " + arg + ": input '" + name + "' is given more than once");
     input_data[name] = read_input_tensor(arg.substr(eq + 1), *b);
   }
   // Inputs without --input keep the all-zero HBM contents: said once per input, and in the report.
@@ -112,8 +113,8 @@ int run(const RunOptions& o) {
       const std::string file = sanitize_file_name(t.name) + ".pb";
       auto [it, fresh] = file_of.emplace(file, t.name);
       if (!fresh)
-        throw Error("--dump-outputs: outputs '" + it->second + "' and '" + t.name + "' would both be written to " +
-                    (std::filesystem::path(o.dump_dir) / file).string());
+        throw Error("--dump-outputs: outputs '" + it->second + "' and '" + t.name +
+                    "' would both be written to " + (std::filesystem::path(o.dump_dir) / file).string());
     }
   }
   for (const auto& note : input_notes) std::fprintf(stderr, "note: %s\n", note.c_str());
@@ -138,12 +139,13 @@ int run(const RunOptions& o) {
   Progress progress(o.quiet || o.gdb_port >= 0);
   const double n_cmds = double(w.program.commands.size());
   std::function<void(double)> on_progress;
-  if (progress.enabled()) on_progress = [&](double sim_ns) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "simulated %.3f ms of %s (%.0f commands)", sim_ns / 1e6,
-                  o.workload.c_str(), n_cmds);
-    progress.update(buf);
-  };
+  if (progress.enabled())
+    on_progress = [&](double sim_ns) {
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "simulated %.3f ms of %s (%.0f commands)", sim_ns / 1e6,
+                    o.workload.c_str(), n_cmds);
+      progress.update(buf);
+    };
   RunOutcome out = platform.run(on_progress);
   const double wall = wall_seconds() - t0;
 
@@ -159,14 +161,15 @@ int run(const RunOptions& o) {
   report["mode"] = cfg.sim.mode;
   report["simulated_time_ns"] = out.simulated_time_ns;
   report["wall_time_s"] = wall;
-  report["config"] = cfg.to_json();
+  report["config"] = config_json(cfg);
   report["unsupported"] = w.unsupported;
   if (w.frontend == "heir") report["fhe"] = fhe_summary(report["ops"]);
 
   if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.dump_dir, ec);
-    if (ec) throw Error("--dump-outputs: cannot create the directory: " + ec.message()).with_context(o.dump_dir);
+    if (ec)
+      throw Error("--dump-outputs: cannot create the directory: " + ec.message()).with_context(o.dump_dir);
     nlohmann::json dumped = nlohmann::json::array();
     for (const auto& t : w.outputs) {
       std::string file = (std::filesystem::path(o.dump_dir) / (sanitize_file_name(t.name) + ".pb")).string();
@@ -185,7 +188,8 @@ int run(const RunOptions& o) {
       physical[t.name] = std::move(v);
     }
     report["numerics_error"] = output_error(physical, ideal_outputs);
-    report["numerics_error_note"] = "physical optical numerics against the same run with optical_gemm.numerics=ideal";
+    report["numerics_error_note"] =
+        "physical optical numerics against the same run with optical_gemm.numerics=ideal";
   }
   // The trace is written first: if it fails, no report claims a complete run.
   if (!o.trace.empty()) {
@@ -200,8 +204,8 @@ int run(const RunOptions& o) {
                    row["end_ns"].get<double>(), tag, 0});
       ++tag;
     }
-    write_json_atomic(o.trace, trace.to_chrome_json(names, {"queue.dma", "queue.optical_gemm",
-                                                            "queue.ntt", "queue.vector", "ops"}));
+    write_json_atomic(o.trace, trace.to_chrome_json(names, {"queue.dma", "queue.optical_gemm", "queue.ntt",
+                                                            "queue.vector", "ops"}));
   }
   if (!o.report.empty()) {
     try {
@@ -212,8 +216,9 @@ int run(const RunOptions& o) {
     }
   }
   if (functional && !w.functional_exact && !o.quiet)
-    std::fprintf(stderr, "photon: warning: some tensors have no data in the model; functional outputs "
-                         "are not exact (see the report's workload_info.functional_notes)\n");
+    std::fprintf(stderr,
+                 "photon: warning: some tensors have no data in the model; functional outputs "
+                 "are not exact (see the report's workload_info.functional_notes)\n");
   if (out.status != RunOutcome::Status::Done) {
     std::fprintf(stderr, "photon: error: %s\n", out.message.c_str());
     return 1;
@@ -222,16 +227,16 @@ int run(const RunOptions& o) {
     std::printf("%s: %s mode, %zu commands, simulated %.3f us in %.3f s wall\n", o.workload.c_str(),
                 cfg.sim.mode.c_str(), w.program.commands.size(), out.simulated_time_ns / 1e3, wall);
     for (const auto& [name, u] : report["units"].items())
-      std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(),
-                  u["busy_ns"].get<double>(), 100.0 * u["utilization"].get<double>());
+      std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(), u["busy_ns"].get<double>(),
+                  100.0 * u["utilization"].get<double>());
     if (w.info.contains("coverage")) {
       const auto& c = w.info["coverage"];
       std::printf("  op coverage: %d nodes: %d on the device, %d free views, %d folded, %d host fallback\n",
                   c["nodes"].get<int>(), c["lowered"].get<int>(), c["free"].get<int>(),
                   c["folded"].get<int>(), c["fallback"].get<int>());
     }
-    std::printf("  energy %.3f uJ; unsupported ops: %zu\n",
-                report["energy_pj"]["total"].get<double>() / 1e6, w.unsupported.size());
+    std::printf("  energy %.3f uJ; unsupported ops: %zu\n", report["energy_pj"]["total"].get<double>() / 1e6,
+                w.unsupported.size());
   }
   return 0;
 }

@@ -28,14 +28,12 @@
 
 static const uint32_t queue_base[QUEUES] = {PHOTON_QUEUE_DMA_BASE, PHOTON_QUEUE_GEMM_BASE,
                                             PHOTON_QUEUE_NTT_BASE, PHOTON_QUEUE_VEC_BASE};
-static const uint32_t err_bits = (1u << PHOTON_IRQ_PENDING_DMA_ERR_SHIFT) |
-                                 (1u << PHOTON_IRQ_PENDING_GEMM_ERR_SHIFT) |
-                                 (1u << PHOTON_IRQ_PENDING_NTT_ERR_SHIFT) |
-                                 (1u << PHOTON_IRQ_PENDING_VEC_ERR_SHIFT);
-static const uint32_t done_bits = (1u << PHOTON_IRQ_PENDING_DMA_DONE_SHIFT) |
-                                  (1u << PHOTON_IRQ_PENDING_GEMM_DONE_SHIFT) |
-                                  (1u << PHOTON_IRQ_PENDING_NTT_DONE_SHIFT) |
-                                  (1u << PHOTON_IRQ_PENDING_VEC_DONE_SHIFT);
+static const uint32_t err_bits =
+    (1u << PHOTON_IRQ_PENDING_DMA_ERR_SHIFT) | (1u << PHOTON_IRQ_PENDING_GEMM_ERR_SHIFT) |
+    (1u << PHOTON_IRQ_PENDING_NTT_ERR_SHIFT) | (1u << PHOTON_IRQ_PENDING_VEC_ERR_SHIFT);
+static const uint32_t done_bits =
+    (1u << PHOTON_IRQ_PENDING_DMA_DONE_SHIFT) | (1u << PHOTON_IRQ_PENDING_GEMM_DONE_SHIFT) |
+    (1u << PHOTON_IRQ_PENDING_NTT_DONE_SHIFT) | (1u << PHOTON_IRQ_PENDING_VEC_DONE_SHIFT);
 
 static uint32_t free_slots[QUEUES];
 
@@ -78,7 +76,7 @@ static int refresh_free(int q) {
 }
 
 /* Pushes one command into queue q; returns 0, or 1 if a unit failed meanwhile. */
-static int push(int q, const uint32_t *words, uint32_t index) {
+static int push(int q, const uint32_t* words, uint32_t index) {
   while (free_slots[q] == 0) {
     if (refresh_free(q) || check_unit_errors()) return 1;
     if (free_slots[q] == 0) wait_progress();
@@ -105,10 +103,9 @@ static int drain(void) {
 }
 
 unsigned photon_fw_main(void) {
-  hal_write32(PHOTON_IRQ_BASE + PHOTON_IRQ_ENABLE, err_bits | done_bits |
-                                                       (1u << PHOTON_IRQ_PENDING_DOORBELL_SHIFT));
-  while (!(hal_read32(PHOTON_IRQ_BASE + PHOTON_IRQ_PENDING) &
-           (1u << PHOTON_IRQ_PENDING_DOORBELL_SHIFT)))
+  hal_write32(PHOTON_IRQ_BASE + PHOTON_IRQ_ENABLE,
+              err_bits | done_bits | (1u << PHOTON_IRQ_PENDING_DOORBELL_SHIFT));
+  while (!(hal_read32(PHOTON_IRQ_BASE + PHOTON_IRQ_PENDING) & (1u << PHOTON_IRQ_PENDING_DOORBELL_SHIFT)))
     hal_wait_irq();
   hal_write32(PHOTON_IRQ_BASE + PHOTON_IRQ_ACK, 1u << PHOTON_IRQ_PENDING_DOORBELL_SHIFT);
   set_status(PHOTON_FW_STATE_RUNNING, PHOTON_FW_ERR_NONE);
@@ -132,8 +129,7 @@ unsigned photon_fw_main(void) {
         return fail(PHOTON_FW_ERR_RING, head);
       }
     }
-    hal_read_mem(base + (uint64_t)(head % (size ? size : 1)) * PHOTON_CMD_BYTES, words,
-                 PHOTON_CMD_BYTES);
+    hal_read_mem(base + (uint64_t)(head % (size ? size : 1)) * PHOTON_CMD_BYTES, words, PHOTON_CMD_BYTES);
     hal_work(HAL_WORK_DISPATCH);
     opcode = words[0] & 0xFFu;
     switch (opcode) {
@@ -156,9 +152,7 @@ unsigned photon_fw_main(void) {
       case OP_GEMM: q = 1; break;
       case OP_NTT: q = 2; break;
       case OP_VECTOR: q = 3; break;
-      default:
-        drain();
-        return fail(PHOTON_FW_ERR_OPCODE, head);
+      default: drain(); return fail(PHOTON_FW_ERR_OPCODE, head);
     }
     if (q >= 0) {
       if (push(q, words, head)) return PHOTON_FW_STATE_ERROR;

@@ -1,6 +1,6 @@
 /* Photon firmware hardware-abstraction layer: the only way the firmware touches the platform.
  * Portable C: the native firmware CPU model implements these as TLM transactions
- * (platform/firmware_cpu.cpp); the rv32 build implements them as volatile MMIO and a wfi loop
+ * (soc/firmware_cpu.cpp); the rv32 build implements them as volatile MMIO and a wfi loop
  * (firmware/rv32/hal_rv32.h). */
 #ifndef PHOTON_HAL_H
 #define PHOTON_HAL_H
@@ -23,7 +23,7 @@ enum hal_work { HAL_WORK_DISPATCH = 0, HAL_WORK_IRQ = 1 };
 uint32_t hal_read32(uint32_t addr);
 void hal_write32(uint32_t addr, uint32_t value);
 /* Reads `bytes` bytes of memory at data-NoC address `addr` (the command ring in HBM). */
-void hal_read_mem(uint64_t addr, void *dst, uint32_t bytes);
+void hal_read_mem(uint64_t addr, void* dst, uint32_t bytes);
 /* Sleeps until an enabled interrupt is pending (returns at once if one already is). */
 void hal_wait_irq(void);
 void hal_work(enum hal_work kind);

@@ -13,8 +13,8 @@ namespace photon {
 
 class ComputeUnit : public QueueUnit {
  public:
-  ComputeUnit(sc_core::sc_module_name name, const std::string& regs_instance,
-              std::unique_ptr<Engine> engine, const MemView& spm, const Wiring& w);
+  ComputeUnit(sc_core::sc_module_name name, const std::string& regs_instance, std::unique_ptr<Engine> engine,
+              const MemView& spm, const Wiring& w);
 
   Engine& engine() { return *engine_; }
 

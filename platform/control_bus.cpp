@@ -12,8 +12,7 @@ ControlBus::ControlBus(sc_core::sc_module_name name, sc_core::sc_time latency)
 
 void ControlBus::attach(RegisterBlock* block) { blocks_.push_back(block); }
 
-void ControlBus::fail(tlm::tlm_generic_payload& gp, tlm::tlm_response_status st,
-                      const std::string& why) {
+void ControlBus::fail(tlm::tlm_generic_payload& gp, tlm::tlm_response_status st, const std::string& why) {
   ++errors_;
   if (error_log_.size() < 16) error_log_.push_back(why);
   gp.set_response_status(st);

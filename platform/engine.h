@@ -13,8 +13,8 @@
 #include <map>
 #include <string>
 
-#include "platform/error.h"
-#include "workloads/pcs/command.h"
+#include "base/error.h"
+#include "isa/command.h"
 
 namespace photon {
 
@@ -40,13 +40,14 @@ struct MemView {
   /// Throws UnitFault(Address) unless [offset, offset+bytes) lies inside the memory.
   void check(uint64_t offset, uint64_t bytes, const char* what) const {
     if (offset + bytes > size || offset + bytes < offset)
-      throw UnitFault(UnitErrorCode::Address,
-                      std::string(what) + " [" + std::to_string(offset) + ", +" +
-                          std::to_string(bytes) + ") outside scratchpad of " +
-                          std::to_string(size) + " bytes");
+      throw UnitFault(UnitErrorCode::Address, std::string(what) + " [" + std::to_string(offset) + ", +" +
+                                                  std::to_string(bytes) + ") outside scratchpad of " +
+                                                  std::to_string(size) + " bytes");
   }
   template <typename T>
-  T* at(uint64_t offset) const { return reinterpret_cast<T*>(data + offset); }
+  T* at(uint64_t offset) const {
+    return reinterpret_cast<T*>(data + offset);
+  }
 };
 
 /// What one command cost.

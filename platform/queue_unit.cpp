@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 
@@ -13,8 +13,8 @@ constexpr uint32_t kErrDecode = uint32_t(UnitErrorCode::Decode);
 constexpr uint32_t kErrSemaphore = uint32_t(UnitErrorCode::Semaphore);
 }  // namespace
 
-QueueUnit::QueueUnit(sc_core::sc_module_name name, const std::string& regs_instance,
-                     const std::string& unit, const Wiring& w)
+QueueUnit::QueueUnit(sc_core::sc_module_name name, const std::string& regs_instance, const std::string& unit,
+                     const Wiring& w)
     : sc_module(name), regs_(regs_instance), unit_(unit), w_(w) {
   regs_.on_write("PUSH", [this](uint32_t, uint32_t index) { on_push(index); });
   regs_.on_read("STATUS", [this](uint32_t) {
@@ -27,9 +27,7 @@ QueueUnit::QueueUnit(sc_core::sc_module_name name, const std::string& regs_insta
   SC_THREAD(run);
 }
 
-std::string QueueUnit::event_name(const pcs::Command& c) const {
-  return pcs::opcode_name(c.opcode);
-}
+std::string QueueUnit::event_name(const pcs::Command& c) const { return pcs::opcode_name(c.opcode); }
 
 void QueueUnit::on_push(uint32_t index) {
   if (error_code_) return;  // a stopped queue accepts nothing
@@ -117,15 +115,15 @@ void QueueUnit::run() {
         w_.sems->signal(sem);
       } else {
         waiting_ = true;
-        blocked_ = "command " + std::to_string(e.index) + " (wait on semaphore " +
-                   std::to_string(sem) + " in queue " + unit_ + ")";
+        blocked_ = "command " + std::to_string(e.index) + " (wait on semaphore " + std::to_string(sem) +
+                   " in queue " + unit_ + ")";
         while (!w_.sems->try_take(sem)) wait(w_.sems->changed);
         waiting_ = false;
         blocked_.clear();
       }
       if (w_.trace && sc_time_stamp() > start)
-        w_.trace->add({"queue." + unit_, c.opcode == pcs::Opcode::Wait ? "wait" : "signal",
-                       ns(start), ns(sc_time_stamp()), c.tag, e.index, true});
+        w_.trace->add({"queue." + unit_, c.opcode == pcs::Opcode::Wait ? "wait" : "signal", ns(start),
+                       ns(sc_time_stamp()), c.tag, e.index, true});
     } else {
       Timing t;
       try {

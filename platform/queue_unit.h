@@ -17,13 +17,13 @@
 
 #include <systemc>
 
+#include "isa/command.h"
 #include "platform/engine.h"
 #include "platform/irq_controller.h"
 #include "platform/regs/register_block.h"
 #include "platform/report/trace.h"
 #include "platform/semaphores.h"
 #include "platform/stats/stats.h"
-#include "workloads/pcs/command.h"
 
 namespace photon {
 
@@ -33,9 +33,9 @@ class QueueUnit : public sc_core::sc_module {
     IrqController* irq = nullptr;
     Semaphores* sems = nullptr;
     TraceRecorder* trace = nullptr;
-    uint32_t depth = 16;        ///< FIFO entries
-    unsigned done_bit = 0;      ///< IRQ.PENDING bit for DONE
-    unsigned err_bit = 1;       ///< IRQ.PENDING bit for ERR
+    uint32_t depth = 16;    ///< FIFO entries
+    unsigned done_bit = 0;  ///< IRQ.PENDING bit for DONE
+    unsigned err_bit = 1;   ///< IRQ.PENDING bit for ERR
   };
 
   SC_HAS_PROCESS(QueueUnit);

@@ -4,8 +4,8 @@
  * wakes on a pending enabled interrupt without taking it, RISC-V Privileged ISA 3.3.3), call
  * photon_fw_main and report its return value through tohost.
  * Traps: photon_fw_main expects none; any trap reports RV32_EXIT_TRAP and the platform names
- * the fault from mcause, mepc and mtval. Memory map: models/rv32/rv32_memory_map.h. */
-#include "models/rv32/rv32_memory_map.h"
+ * the fault from mcause, mepc and mtval. Memory map: firmware/rv32/rv32_memory_map.h. */
+#include "firmware/rv32/rv32_memory_map.h"
 
   .section .text.init, "ax", @progbits
   .globl _start

@@ -1,12 +1,12 @@
 /* The firmware HAL (firmware/hal.h) on the rv32 firmware CPU, as inline functions (included by
  * hal.h when PHOTON_HAL_IMPL names this file): volatile MMIO through the control-bus window,
- * command reads through the data aperture, wfi. Memory map: models/rv32/rv32_memory_map.h. */
+ * command reads through the data aperture, wfi. Memory map: firmware/rv32/rv32_memory_map.h. */
 #ifndef PHOTON_HAL_RV32_H
 #define PHOTON_HAL_RV32_H
 
 #include <stdint.h>
 
-#include "models/rv32/rv32_memory_map.h"
+#include "firmware/rv32/rv32_memory_map.h"
 
 #define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 

@@ -10,12 +10,16 @@
 
 namespace photon {
 
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 DmaUnit::DmaUnit(sc_core::sc_module_name name, const DmaConfig& cfg, bool functional, const Wiring& w)
-    : QueueUnit(name, "DMA", "dma", w), data("data"), cfg_(cfg), functional_(functional),
-      channel_free_(cfg.channels, sc_core::SC_ZERO_TIME), buffer_(cfg.burst_bytes) {}
+    : QueueUnit(name, "DMA", "dma", w),
+      data("data"),
+      cfg_(cfg),
+      functional_(functional),
+      channel_free_(cfg.channels, sc_core::SC_ZERO_TIME),
+      buffer_(cfg.burst_bytes) {}
 
 bool DmaUnit::debug(bool write, uint64_t addr, uint8_t* buf, uint32_t len) {
   tlm::tlm_generic_payload gp;
@@ -54,8 +58,8 @@ sc_time DmaUnit::transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len,
   if (ext) gp.clear_extension(ext);
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
     char msg[160];
-    std::snprintf(msg, sizeof msg, "%s of %u bytes%s at 0x%llx failed: %s", write ? "write" : "read",
-                  len, ext ? (" (stream of " + std::to_string(len / ext->row_bytes) + " rows)").c_str() : "",
+    std::snprintf(msg, sizeof msg, "%s of %u bytes%s at 0x%llx failed: %s", write ? "write" : "read", len,
+                  ext ? (" (stream of " + std::to_string(len / ext->row_bytes) + " rows)").c_str() : "",
                   (unsigned long long)addr, gp.get_response_string().c_str());
     throw UnitFault(UnitErrorCode::Bus, msg);
   }
@@ -89,15 +93,17 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   const auto* d = std::get_if<pcs::DmaCopy>(&c.body);
   if (!d) throw UnitFault(UnitErrorCode::Decode, "not a DMA command");
   if (d->channel >= channel_free_.size())
-    throw UnitFault(UnitErrorCode::Decode, "channel " + std::to_string(d->channel) + " out of range (dma.channels = " +
-                                               std::to_string(channel_free_.size()) + ")");
+    throw UnitFault(UnitErrorCode::Decode,
+                    "channel " + std::to_string(d->channel) +
+                        " out of range (dma.channels = " + std::to_string(channel_free_.size()) + ")");
   if (d->inner_bytes == 0 || d->n1 == 0 || d->n2 == 0)
     throw UnitFault(UnitErrorCode::Decode, "zero-sized copy (inner_bytes, n1 and n2 must be > 0)");
   const unsigned __int128 total128 = (unsigned __int128)d->inner_bytes * d->n1 * d->n2;
   if (total128 > kMaxCopyBytes)
-    throw UnitFault(UnitErrorCode::Decode, "copy of inner_bytes x n1 x n2 = " + std::to_string(d->inner_bytes) +
-                                               " x " + std::to_string(d->n1) + " x " + std::to_string(d->n2) +
-                                               " bytes exceeds the 1 TiB limit of one descriptor");
+    throw UnitFault(UnitErrorCode::Decode,
+                    "copy of inner_bytes x n1 x n2 = " + std::to_string(d->inner_bytes) + " x " +
+                        std::to_string(d->n1) + " x " + std::to_string(d->n2) +
+                        " bytes exceeds the 1 TiB limit of one descriptor");
   auto extent = [&](uint64_t base, uint64_t s1, uint64_t s2, const char* what) {
     const unsigned __int128 e = (unsigned __int128)base + (unsigned __int128)(d->n2 - 1) * s2 +
                                 (unsigned __int128)(d->n1 - 1) * s1 + d->inner_bytes;
@@ -186,7 +192,7 @@ sc_time DmaUnit::stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_time at, 
   if (row > 0 && plane < d.n2) add(plane++, row, 0, d.inner_bytes, d.n1 - row, 1);
   const bool even = d.src_stride2 == d.n1 * d.src_stride1 && d.dst_stride2 == d.n1 * d.dst_stride1;
   const uint64_t planes = plane < d.n2 ? d.n2 - plane : 0;  // whole planes left
-  if (planes > 0 && d.n1 == 1) {  // one row per plane: the planes are the rows
+  if (planes > 0 && d.n1 == 1) {                            // one row per plane: the planes are the rows
     add(plane, 0, 0, d.inner_bytes, planes, 2);
   } else if (planes > 0 && even) {  // evenly spaced planes: one stream of all remaining rows
     add(plane, 0, 0, d.inner_bytes, planes * d.n1, 1);

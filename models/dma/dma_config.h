@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "platform/config/param_set.h"
+#include "base/param_set.h"
 
 namespace photon {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/noc/stream_extension.h"
 
 namespace photon {
@@ -17,9 +17,8 @@ Hbm::Hbm(sc_core::sc_module_name name, const HbmConfig& cfg, bool functional)
 
 void Hbm::check_range(uint64_t off, uint64_t n, const char* what) const {
   if (off + n > cfg_.capacity_bytes() || off + n < off)
-    throw Error(std::string("hbm ") + what + ": [" + std::to_string(off) + ", +" +
-                std::to_string(n) + ") exceeds the capacity of " +
-                std::to_string(cfg_.capacity_bytes()) + " bytes");
+    throw Error(std::string("hbm ") + what + ": [" + std::to_string(off) + ", +" + std::to_string(n) +
+                ") exceeds the capacity of " + std::to_string(cfg_.capacity_bytes()) + " bytes");
 }
 
 void Hbm::write_bytes(uint64_t off, const uint8_t* src, uint64_t n) {
@@ -72,8 +71,10 @@ void Hbm::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (uint8_t* data = gp.get_data_ptr()) {  // null: timing only
     for (uint64_t r = 0; r < shape.rows; ++r) {
       uint8_t* row = data + r * shape.row_bytes;
-      if (!is_write) store_.read(off + r * shape.stride, row, shape.row_bytes);
-      else if (functional_) store_.write(off + r * shape.stride, row, shape.row_bytes);
+      if (!is_write)
+        store_.read(off + r * shape.stride, row, shape.row_bytes);
+      else if (functional_)
+        store_.write(off + r * shape.stride, row, shape.row_bytes);
     }
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -85,8 +86,10 @@ unsigned Hbm::transport_dbg(tlm::tlm_generic_payload& gp) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return 0;
   }
-  if (gp.is_read()) store_.read(off, gp.get_data_ptr(), len);
-  else if (gp.is_write()) store_.write(off, gp.get_data_ptr(), len);
+  if (gp.is_read())
+    store_.read(off, gp.get_data_ptr(), len);
+  else if (gp.is_write())
+    store_.write(off, gp.get_data_ptr(), len);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return unsigned(len);
 }
@@ -101,20 +104,14 @@ UnitStats Hbm::stats() const {
   sync();
   const HbmCounters c = hbm_.counters();
   UnitStats s;
-  s.busy_ns = double(c.read_cmds + c.write_cmds) * cfg_.burst_cycles() * cfg_.tck_ns /
-              double(hbm_.units());
+  s.busy_ns = double(c.read_cmds + c.write_cmds) * cfg_.burst_cycles() * cfg_.tck_ns / double(hbm_.units());
   s.energy_pj = hbm_.energy_pj();
   s.commands = transactions_;
-  s.counters = {{"bytes_read", double(bytes_read_)},
-                {"bytes_written", double(bytes_written_)},
-                {"reads", double(c.reads)},
-                {"writes", double(c.writes)},
-                {"read_cmds", double(c.read_cmds)},
-                {"write_cmds", double(c.write_cmds)},
-                {"activates", double(c.activates)},
-                {"precharges", double(c.precharges)},
-                {"refreshes", double(c.refreshes)},
-                {"row_hits", double(c.row_hits)}};
+  s.counters = {{"bytes_read", double(bytes_read_)}, {"bytes_written", double(bytes_written_)},
+                {"reads", double(c.reads)},          {"writes", double(c.writes)},
+                {"read_cmds", double(c.read_cmds)},  {"write_cmds", double(c.write_cmds)},
+                {"activates", double(c.activates)},  {"precharges", double(c.precharges)},
+                {"refreshes", double(c.refreshes)},  {"row_hits", double(c.row_hits)}};
   return s;
 }
 

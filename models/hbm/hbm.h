@@ -14,10 +14,10 @@
 
 #include <cstdint>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <nlohmann/json.hpp>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "models/hbm/hbm_config.h"
 #include "models/hbm/hbm_controller.h"

@@ -1,6 +1,6 @@
 #include "models/hbm/hbm_address.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 
@@ -31,13 +31,20 @@ HbmAddressMap::HbmAddressMap(const HbmConfig& cfg)
   for (int i = 5; i >= 0; --i) {  // least significant field is the last one in the string
     std::string tok = m.substr(size_t(i) * 2, 2);
     Field f;
-    if (tok == "ro") f = kRo;
-    else if (tok == "ra" || tok == "pc") f = kPc;
-    else if (tok == "bg") f = kBg;
-    else if (tok == "ba") f = kBa;
-    else if (tok == "ch") f = kCh;
-    else if (tok == "co") f = kCo;
-    else throw Error("hbm.address_mapping: unknown field '" + tok + "' in '" + m + "'");
+    if (tok == "ro")
+      f = kRo;
+    else if (tok == "ra" || tok == "pc")
+      f = kPc;
+    else if (tok == "bg")
+      f = kBg;
+    else if (tok == "ba")
+      f = kBa;
+    else if (tok == "ch")
+      f = kCh;
+    else if (tok == "co")
+      f = kCo;
+    else
+      throw Error("hbm.address_mapping: unknown field '" + tok + "' in '" + m + "'");
     if (seen[f]) throw Error("hbm.address_mapping: field '" + tok + "' repeated in '" + m + "'");
     seen[f] = true;
     pos_[f] = pos;
@@ -46,13 +53,12 @@ HbmAddressMap::HbmAddressMap(const HbmConfig& cfg)
   }
 }
 
-uint64_t HbmAddressMap::encode(uint32_t channel, uint32_t pseudo_channel, uint32_t bank_group,
-                               uint32_t bank, uint32_t row, uint32_t column) const {
+uint64_t HbmAddressMap::encode(uint32_t channel, uint32_t pseudo_channel, uint32_t bank_group, uint32_t bank,
+                               uint32_t row, uint32_t column) const {
   uint64_t a = ((uint64_t(channel) & mask_[kCh]) << pos_[kCh]) |
                ((uint64_t(pseudo_channel) & mask_[kPc]) << pos_[kPc]) |
                ((uint64_t(bank_group) & mask_[kBg]) << pos_[kBg]) |
-               ((uint64_t(bank) & mask_[kBa]) << pos_[kBa]) |
-               ((uint64_t(row) & mask_[kRo]) << pos_[kRo]) |
+               ((uint64_t(bank) & mask_[kBa]) << pos_[kBa]) | ((uint64_t(row) & mask_[kRo]) << pos_[kRo]) |
                ((uint64_t(column) & mask_[kCo]) << pos_[kCo]);
   return a << offset_bits_;
 }

@@ -41,8 +41,8 @@ class HbmAddressMap {
     return r;
   }
   /// Inverse of decode() for in-range fields (used by tests and benchmarks), bytes.
-  uint64_t encode(uint32_t channel, uint32_t pseudo_channel, uint32_t bank_group, uint32_t bank,
-                  uint32_t row, uint32_t column) const;
+  uint64_t encode(uint32_t channel, uint32_t pseudo_channel, uint32_t bank_group, uint32_t bank, uint32_t row,
+                  uint32_t column) const;
   uint32_t offset_bits() const { return offset_bits_; }
   /// Position of the row field in a column index: 2^row_shift() consecutive column accesses
   /// cover every (unit, bank, column) combination below one row index.

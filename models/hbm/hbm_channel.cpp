@@ -4,34 +4,50 @@
 #include <limits>
 #include <string>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 
 void HbmCounters::add(const HbmCounters& o) {
-  reads += o.reads; writes += o.writes;
-  read_cmds += o.read_cmds; write_cmds += o.write_cmds;
-  activates += o.activates; precharges += o.precharges; refreshes += o.refreshes;
-  row_hits += o.row_hits; reads_done += o.reads_done;
+  reads += o.reads;
+  writes += o.writes;
+  read_cmds += o.read_cmds;
+  write_cmds += o.write_cmds;
+  activates += o.activates;
+  precharges += o.precharges;
+  refreshes += o.refreshes;
+  row_hits += o.row_hits;
+  reads_done += o.reads_done;
   total_read_latency += o.total_read_latency;
   last_done = std::max(last_done, o.last_done);
 }
 
 HbmCounters HbmCounters::minus(const HbmCounters& e) const {
   HbmCounters r = *this;
-  r.reads -= e.reads; r.writes -= e.writes;
-  r.read_cmds -= e.read_cmds; r.write_cmds -= e.write_cmds;
-  r.activates -= e.activates; r.precharges -= e.precharges; r.refreshes -= e.refreshes;
-  r.row_hits -= e.row_hits; r.reads_done -= e.reads_done;
+  r.reads -= e.reads;
+  r.writes -= e.writes;
+  r.read_cmds -= e.read_cmds;
+  r.write_cmds -= e.write_cmds;
+  r.activates -= e.activates;
+  r.precharges -= e.precharges;
+  r.refreshes -= e.refreshes;
+  r.row_hits -= e.row_hits;
+  r.reads_done -= e.reads_done;
   r.total_read_latency -= e.total_read_latency;
   return r;
 }
 
 HbmChannelController::HbmChannelController(const HbmConfig& cfg, const HbmTimingParams& tp)
-    : cfg_(cfg), tp_(tp), tim_(cfg, tp), rq_cap_(cfg.read_queue_depth),
-      wq_cap_(cfg.write_queue_depth), bq_cap_(cfg.bank_queue_depth),
-      bq_(size_t(cfg.bank_groups) * cfg.banks_per_group), rd_filter_(1024, 0),
-      wr_filter_(1024, 0), nbanks_(cfg.bank_groups * cfg.banks_per_group),
+    : cfg_(cfg),
+      tp_(tp),
+      tim_(cfg, tp),
+      rq_cap_(cfg.read_queue_depth),
+      wq_cap_(cfg.write_queue_depth),
+      bq_cap_(cfg.bank_queue_depth),
+      bq_(size_t(cfg.bank_groups) * cfg.banks_per_group),
+      rd_filter_(1024, 0),
+      wr_filter_(1024, 0),
+      nbanks_(cfg.bank_groups * cfg.banks_per_group),
       next_refresh_(cfg.refresh_enabled ? cfg.tREFI : std::numeric_limits<uint64_t>::max()) {
   rq_.init(rq_cap_);
   wq_.init(wq_cap_);
@@ -78,8 +94,7 @@ void HbmChannelController::finish_read(uint64_t arrival, uint32_t group, uint64_
   done(group, cycle);
 }
 
-void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_write,
-                                   uint32_t group) {
+void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group) {
   const uint64_t t = now_;
   if (group != 0 && group != group_) {
     group_ = group;
@@ -253,8 +268,10 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
       uint32_t rd = 0, wr = 0;
       for (size_t j = 0; j < q.size(); ++j) {
         if (q[j].row != r.row) continue;
-        if (q[j].is_write) ++wr;
-        else ++rd;
+        if (q[j].is_write)
+          ++wr;
+        else
+          ++rd;
       }
       hits_rd_[p.bank] = rd;
       hits_wr_[p.bank] = wr;
@@ -290,8 +307,10 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
         rq_skip_ = wq_skip_ = 0;
       }
       q.erase(size_t(p.idx));
-      if (q.empty()) busy_[p.bank >> 6] &= ~(uint64_t(1) << (p.bank & 63));
-      else rebound(p.bank);
+      if (q.empty())
+        busy_[p.bank >> 6] &= ~(uint64_t(1) << (p.bank & 63));
+      else
+        rebound(p.bank);
       --queued_cmds_;
       if (p.cmd == HbmCmd::WR) {
         ++ctr_.write_cmds;
@@ -314,8 +333,7 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
       }
       return;
     }
-    case HbmCmd::REF:
-      break;
+    case HbmCmd::REF: break;
   }
 }
 
@@ -412,8 +430,10 @@ bool HbmChannelController::step() {
     progress = true;
   }
   if (refresh_due_ > 0) {
-    if (issue_refresh(t)) progress = true;
-    else wake = refresh_wake(t);
+    if (issue_refresh(t))
+      progress = true;
+    else
+      wake = refresh_wake(t);
   } else if (queued_cmds_ > 0) {
     Pick first;
     if (pick(t, first, wake)) {
@@ -437,8 +457,7 @@ bool HbmChannelController::step() {
 
 void HbmChannelController::rewind_idle(uint64_t t) {
   if (t >= now_ || t <= last_busy_ || t < ctr_.last_done) return;
-  if (!rq_.empty() || !wq_.empty() || queued_cmds_ > 0 || pending_reads_ > 0 || refresh_due_ > 0)
-    return;
+  if (!rq_.empty() || !wq_.empty() || queued_cmds_ > 0 || pending_reads_ > 0 || refresh_due_ > 0) return;
   now_ = t;
   wake_ = t;
 }
@@ -484,8 +503,7 @@ void HbmChannelController::fast_forward(uint64_t n, const HbmCounters& d, uint64
   ctr_.total_read_latency += scaled(d.total_read_latency);
   // Refreshes by time: tREFI grid points in [now, now + T) (DRAMsim3 refresh.cc schedule).
   uint64_t k = 0;
-  if (cfg_.refresh_enabled && now_ + T > next_refresh_)
-    k = (now_ + T - next_refresh_ - 1) / cfg_.tREFI + 1;
+  if (cfg_.refresh_enabled && now_ + T > next_refresh_) k = (now_ + T - next_refresh_ - 1) / cfg_.tREFI + 1;
   ctr_.refreshes += k;
   if (cfg_.refresh_enabled) next_refresh_ += k * cfg_.tREFI;
   // Shift the clock, every timing constraint and every queued request by T.

@@ -46,13 +46,13 @@ namespace photon {
 
 /// Counters of one channel (or, summed, of the device).
 struct HbmCounters {
-  uint64_t reads = 0, writes = 0;            ///< requests accepted
-  uint64_t read_cmds = 0, write_cmds = 0;    ///< RD / WR commands issued (column accesses)
+  uint64_t reads = 0, writes = 0;          ///< requests accepted
+  uint64_t read_cmds = 0, write_cmds = 0;  ///< RD / WR commands issued (column accesses)
   uint64_t activates = 0, precharges = 0, refreshes = 0;
-  uint64_t row_hits = 0;                     ///< RD/WR to a row already accessed since its ACT
-  uint64_t reads_done = 0;                   ///< reads whose data returned
-  uint64_t total_read_latency = 0;           ///< sum over reads of (data return - arrival), tCK
-  uint64_t last_done = 0;                    ///< latest completion cycle of any request
+  uint64_t row_hits = 0;            ///< RD/WR to a row already accessed since its ACT
+  uint64_t reads_done = 0;          ///< reads whose data returned
+  uint64_t total_read_latency = 0;  ///< sum over reads of (data return - arrival), tCK
+  uint64_t last_done = 0;           ///< latest completion cycle of any request
   void add(const HbmCounters& o);
   /// Field-wise this - earlier (last_done: this one's).
   HbmCounters minus(const HbmCounters& earlier) const;
@@ -105,9 +105,7 @@ class HbmChannelController {
   /// Next cycle to be processed; requests enqueued now arrive at this cycle.
   uint64_t now() const { return now_; }
   /// True when a request of this kind can be appended at now().
-  bool has_room(bool is_write) const {
-    return is_write ? wq_.size() < wq_cap_ : rq_.size() < rq_cap_;
-  }
+  bool has_room(bool is_write) const { return is_write ? wq_.size() < wq_cap_ : rq_.size() < rq_cap_; }
   /// Appends a request arriving at now() (has_room() must be true). `group` != 0 tags it for
   /// group_pending()/group_done() (the bulk access path).
   void enqueue(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group);
@@ -200,7 +198,7 @@ class HbmChannelController {
   /// Moves the oldest request of q whose bank queue has room; the first `skip` entries are
   /// known to wait for full bank queues (updated).
   bool move_from(HbmRing<Req>& q, uint32_t movable, size_t& skip);
-  void move(HbmRing<Req>& q, size_t i);               ///< q[i] -> its bank queue
+  void move(HbmRing<Req>& q, size_t i);  ///< q[i] -> its bank queue
   /// While a refresh is due: earliest cycle > t at which a PRE or the REF becomes legal.
   uint64_t refresh_wake(uint64_t t) const;
   void done(uint32_t group, uint64_t cycle);
@@ -230,16 +228,16 @@ class HbmChannelController {
   /// queue leaves the full state; entries only leave the queues at or after this position).
   size_t rq_skip_ = 0, wq_skip_ = 0;
   std::vector<uint32_t> hits_rd_, hits_wr_;  ///< per bank: queued reads / writes to the open row
-  uint64_t wake_ = 0;              ///< after a step without progress: next cycle worth processing
-  uint32_t rr_ = 0;                ///< round-robin position (last bank queue served)
-  uint32_t queued_cmds_ = 0;       ///< commands in all bank queues
+  uint64_t wake_ = 0;                        ///< after a step without progress: next cycle worth processing
+  uint32_t rr_ = 0;                          ///< round-robin position (last bank queue served)
+  uint32_t queued_cmds_ = 0;                 ///< commands in all bank queues
   uint32_t write_draining_ = 0;
-  std::vector<uint32_t> cnt_r_, cnt_w_;  ///< per bank: requests waiting in rq_ / wq_
+  std::vector<uint32_t> cnt_r_, cnt_w_;     ///< per bank: requests waiting in rq_ / wq_
   uint32_t movable_r_ = 0, movable_w_ = 0;  ///< requests in rq_ / wq_ whose bank queue has room
-  uint32_t refresh_due_ = 0;       ///< refreshes due, not yet issued
+  uint32_t refresh_due_ = 0;                ///< refreshes due, not yet issued
   uint64_t next_refresh_;
   uint64_t now_ = 0;
-  uint64_t last_busy_ = 0;         ///< last cycle in which step() made progress
+  uint64_t last_busy_ = 0;  ///< last cycle in which step() made progress
   uint64_t pending_reads_ = 0;
   uint32_t group_ = 0;
   uint64_t group_pending_ = 0, group_done_ = 0;

@@ -1,6 +1,6 @@
 #include "models/hbm/hbm_config.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 
@@ -16,19 +16,45 @@ void HbmConfig::apply_preset(const std::string& name) {
     // tRC = tRAS + tRP as DRAMsim3 computes it; tRTP = DRAMsim3's default 5 (the ini's
     // tRTP_L/tRTP_S are not read by DRAMsim3); tCCD_S/L, tRRD, tWTR, tFAW, tWR, tRFC, tREFI as
     // in the ini; tRTRS = DRAMsim3 default 2.
-    channels = 8; pseudo_channels = 1; bank_groups = 4; banks_per_group = 4;
-    rows = 32768; columns = 32; bus_width_bits = 128; burst_length = 4; beats_per_tck = 2;
+    channels = 8;
+    pseudo_channels = 1;
+    bank_groups = 4;
+    banks_per_group = 4;
+    rows = 32768;
+    columns = 32;
+    bus_width_bits = 128;
+    burst_length = 4;
+    beats_per_tck = 2;
     tck_ns = 1.0;
-    CL = 14; CWL = 4; tRCD = 14; tRP = 14; tRAS = 34; tRC = 48;
-    tRRD_S = 4; tRRD_L = 6; tFAW = 30; tWTR_S = 6; tWTR_L = 8; tWR = 16; tRTP = 5;
-    tCCD_S = 1; tCCD_L = 2; tRTRS = 2; tRFC = 260; tREFI = 3900;
+    CL = 14;
+    CWL = 4;
+    tRCD = 14;
+    tRP = 14;
+    tRAS = 34;
+    tRC = 48;
+    tRRD_S = 4;
+    tRRD_L = 6;
+    tFAW = 30;
+    tWTR_S = 6;
+    tWTR_L = 8;
+    tWR = 16;
+    tRTP = 5;
+    tCCD_S = 1;
+    tCCD_L = 2;
+    tRTRS = 2;
+    tRFC = 260;
+    tREFI = 3900;
     address_mapping = "rorabgbachco";
-    read_queue_depth = 32; write_queue_depth = 32; write_drain_threshold = 16;
+    read_queue_depth = 32;
+    write_queue_depth = 32;
+    write_drain_threshold = 16;
     bank_queue_depth = 8;
     // DRAMsim3 energy increments from the ini's [power] IDD values (VDD 1.2 V, 1 device/rank):
     // ACT = VDD*(IDD0*tRC - IDD3N*tRAS - IDD2N*tRP), RD = VDD*(IDD4R-IDD3N)*burst,
     // WR = VDD*(IDD4W-IDD3N)*burst, REF = VDD*(IDD5AB-IDD3N)*tRFC  (mA x ns x V = pJ).
-    act_energy_pj = 828.0; read_energy_pj = 804.0; write_energy_pj = 1068.0;
+    act_energy_pj = 828.0;
+    read_energy_pj = 804.0;
+    write_energy_pj = 1068.0;
     refresh_energy_pj = 60840.0;
   } else if (name == "hbm3") {
     // Ramulator 2 HBM3 model (JESD238A derived): org "HBM3_8Gb_1R" (2 pseudo-channels x 32 DQ,
@@ -36,19 +62,45 @@ void HbmConfig::apply_preset(const std::string& name) {
     // "HBM3_6.4Gbps" (tCK = 0.625 ns, data at 4 beats per tCK, nBL 2): nCL 23, nCWL 7,
     // nRCDRD/WR 23, nRP 23, nRAS 55, nRC 77, nWR 26, nRTPL 10, nCCDS 2, nCCDL 4, nRRDS 2,
     // nRRDL 4, nWTRS 10, nWTRL 13, nFAW 48, nREFI 6240, tRFC 350 ns (8 Gb) = 560 tCK.
-    channels = 16; pseudo_channels = 2; bank_groups = 4; banks_per_group = 4;
-    rows = 32768; columns = 32; bus_width_bits = 32; burst_length = 8; beats_per_tck = 4;
+    channels = 16;
+    pseudo_channels = 2;
+    bank_groups = 4;
+    banks_per_group = 4;
+    rows = 32768;
+    columns = 32;
+    bus_width_bits = 32;
+    burst_length = 8;
+    beats_per_tck = 4;
     tck_ns = 0.625;
-    CL = 23; CWL = 7; tRCD = 23; tRP = 23; tRAS = 55; tRC = 77;
-    tRRD_S = 2; tRRD_L = 4; tFAW = 48; tWTR_S = 10; tWTR_L = 13; tWR = 26; tRTP = 10;
-    tCCD_S = 2; tCCD_L = 4; tRTRS = 2; tRFC = 560; tREFI = 6240;
+    CL = 23;
+    CWL = 7;
+    tRCD = 23;
+    tRP = 23;
+    tRAS = 55;
+    tRC = 77;
+    tRRD_S = 2;
+    tRRD_L = 4;
+    tFAW = 48;
+    tWTR_S = 10;
+    tWTR_L = 13;
+    tWR = 26;
+    tRTP = 10;
+    tCCD_S = 2;
+    tCCD_L = 4;
+    tRTRS = 2;
+    tRFC = 560;
+    tREFI = 6240;
     // tCCD_L = 2 x burst: consecutive accesses must alternate bank groups to reach the peak, so
     // bg is the least significant field (4 x 32 B), then column, bank, pseudo-channel, channel.
     address_mapping = "rochrabacobg";
-    read_queue_depth = 32; write_queue_depth = 32; write_drain_threshold = 16;
+    read_queue_depth = 32;
+    write_queue_depth = 32;
+    write_drain_threshold = 16;
     bank_queue_depth = 8;
     // No public HBM3 IDD table: the HBM2 per-command figures above, RD/WR scaled to 32 B bursts.
-    act_energy_pj = 828.0; read_energy_pj = 402.0; write_energy_pj = 534.0;
+    act_energy_pj = 828.0;
+    read_energy_pj = 402.0;
+    write_energy_pj = 534.0;
     refresh_energy_pj = 60840.0;
   } else {
     throw Error("hbm.preset: unknown preset '" + name + "'");
@@ -57,17 +109,22 @@ void HbmConfig::apply_preset(const std::string& name) {
 }
 
 void HbmConfig::validate() const {
-  const struct { const char* key; uint64_t v; } p2[] = {
-      {"hbm.channels", channels}, {"hbm.pseudo_channels", pseudo_channels},
-      {"hbm.bank_groups", bank_groups}, {"hbm.banks_per_group", banks_per_group},
-      {"hbm.rows", rows}, {"hbm.columns", columns}, {"access bytes", access_bytes()}};
+  const struct {
+    const char* key;
+    uint64_t v;
+  } p2[] = {{"hbm.channels", channels},
+            {"hbm.pseudo_channels", pseudo_channels},
+            {"hbm.bank_groups", bank_groups},
+            {"hbm.banks_per_group", banks_per_group},
+            {"hbm.rows", rows},
+            {"hbm.columns", columns},
+            {"access bytes", access_bytes()}};
   for (const auto& x : p2)
     if (!is_pow2(x.v))
       throw Error(std::string(x.key) + ": " + std::to_string(x.v) + " is not a power of two");
   if (burst_length % beats_per_tck != 0)
     throw Error("hbm.burst_length: " + std::to_string(burst_length) +
-                " beats is not a whole number of tCK at " + std::to_string(beats_per_tck) +
-                " beats per tCK");
+                " beats is not a whole number of tCK at " + std::to_string(beats_per_tck) + " beats per tCK");
   if (tREFI == 0 && refresh_enabled) throw Error("hbm.tREFI: must be > 0 with refresh enabled");
   if (write_drain_threshold > write_queue_depth)
     throw Error("hbm.write_drain_threshold: larger than hbm.write_queue_depth");
@@ -87,17 +144,25 @@ void HbmConfig::declare(ParamSet& ps, const std::string& p) {
   ps.add_uint(p + ".burst_length", &burst_length, 1, 32, "beats per column access");
   ps.add_uint(p + ".beats_per_tck", &beats_per_tck, 1, 8, "data beats per tCK (2: DDR HBM2, 4: HBM3)");
   ps.add_double(p + ".tck_ns", &tck_ns, 0.1, 100, "command clock period, ns");
-  struct T { const char* n; uint32_t* v; const char* d; };
+  struct T {
+    const char* n;
+    uint32_t* v;
+    const char* d;
+  };
   const T t[] = {
-      {"CL", &CL, "read latency (RL), tCK"}, {"CWL", &CWL, "write latency (WL), tCK"},
-      {"tRCD", &tRCD, "ACT to column command, tCK"}, {"tRP", &tRP, "PRE to ACT, tCK"},
-      {"tRAS", &tRAS, "ACT to PRE, tCK"}, {"tRC", &tRC, "ACT to ACT same bank, tCK"},
+      {"CL", &CL, "read latency (RL), tCK"},
+      {"CWL", &CWL, "write latency (WL), tCK"},
+      {"tRCD", &tRCD, "ACT to column command, tCK"},
+      {"tRP", &tRP, "PRE to ACT, tCK"},
+      {"tRAS", &tRAS, "ACT to PRE, tCK"},
+      {"tRC", &tRC, "ACT to ACT same bank, tCK"},
       {"tRRD_S", &tRRD_S, "ACT to ACT, different bank group, tCK"},
       {"tRRD_L", &tRRD_L, "ACT to ACT, same bank group, tCK"},
       {"tFAW", &tFAW, "four-activate window, tCK"},
       {"tWTR_S", &tWTR_S, "write to read, different bank group, tCK"},
       {"tWTR_L", &tWTR_L, "write to read, same bank group, tCK"},
-      {"tWR", &tWR, "write recovery, tCK"}, {"tRTP", &tRTP, "read to precharge, tCK"},
+      {"tWR", &tWR, "write recovery, tCK"},
+      {"tRTP", &tRTP, "read to precharge, tCK"},
       {"tCCD_S", &tCCD_S, "column to column, different bank group, tCK"},
       {"tCCD_L", &tCCD_L, "column to column, same bank group, tCK"},
       {"tRTRS", &tRTRS, "rank/pseudo-channel switch bubble, tCK"},
@@ -107,7 +172,8 @@ void HbmConfig::declare(ParamSet& ps, const std::string& p) {
   for (const auto& x : t) ps.add_uint(p + "." + x.n, x.v, 0, 1000000, x.d);
   ps.add_text(p + ".address_mapping", &address_mapping,
               "address mapping, most to least significant field: ro ra bg ba ch co (DRAMsim3 style)");
-  ps.add_uint(p + ".read_queue_depth", &read_queue_depth, 1, 4096, "read transaction queue entries per channel");
+  ps.add_uint(p + ".read_queue_depth", &read_queue_depth, 1, 4096,
+              "read transaction queue entries per channel");
   ps.add_uint(p + ".write_queue_depth", &write_queue_depth, 1, 4096, "write buffer entries per channel");
   ps.add_uint(p + ".write_drain_threshold", &write_drain_threshold, 1, 4096,
               "write buffer entries that start a drain when no read is queued");

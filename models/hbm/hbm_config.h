@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "platform/config/param_set.h"
+#include "base/param_set.h"
 
 namespace photon {
 
@@ -15,34 +15,34 @@ struct HbmConfig {
   std::string preset = "hbm2";
   // Organisation (defaults = the hbm2 preset).
   uint32_t channels = 8;
-  uint32_t pseudo_channels = 1;      ///< per channel (HBM2 PC mode: 2, legacy: 1)
-  uint32_t bank_groups = 4;          ///< per pseudo-channel
+  uint32_t pseudo_channels = 1;  ///< per channel (HBM2 PC mode: 2, legacy: 1)
+  uint32_t bank_groups = 4;      ///< per pseudo-channel
   uint32_t banks_per_group = 4;
-  uint32_t rows = 32768;             ///< rows per bank
-  uint32_t columns = 32;             ///< column accesses (bursts of access_bytes()) per row
-  uint32_t bus_width_bits = 128;     ///< data bus per (pseudo-)channel, bits
-  uint32_t burst_length = 4;         ///< beats per column access
-  uint32_t beats_per_tck = 2;        ///< data beats per tCK: 2 (DDR, HBM2), 4 (HBM3 at fCK = rate/4)
-  double tck_ns = 1.0;               ///< clock period of the command bus, ns
+  uint32_t rows = 32768;          ///< rows per bank
+  uint32_t columns = 32;          ///< column accesses (bursts of access_bytes()) per row
+  uint32_t bus_width_bits = 128;  ///< data bus per (pseudo-)channel, bits
+  uint32_t burst_length = 4;      ///< beats per column access
+  uint32_t beats_per_tck = 2;     ///< data beats per tCK: 2 (DDR, HBM2), 4 (HBM3 at fCK = rate/4)
+  double tck_ns = 1.0;            ///< clock period of the command bus, ns
   // Timing in tCK cycles (JEDEC names).
   uint32_t CL = 14, CWL = 4, tRCD = 14, tRP = 14, tRAS = 34, tRC = 48;
   uint32_t tRRD_S = 4, tRRD_L = 6, tFAW = 30, tWTR_S = 6, tWTR_L = 8, tWR = 16, tRTP = 5;
   uint32_t tCCD_S = 1, tCCD_L = 2, tRTRS = 2, tRFC = 260, tREFI = 3900;
   // Controller (DRAMsim3-style, see README.md).
   std::string address_mapping = "rorabgbachco";
-  uint32_t read_queue_depth = 32;    ///< read transaction queue entries per (pseudo-)channel
-  uint32_t write_queue_depth = 32;   ///< write buffer entries per (pseudo-)channel
+  uint32_t read_queue_depth = 32;       ///< read transaction queue entries per (pseudo-)channel
+  uint32_t write_queue_depth = 32;      ///< write buffer entries per (pseudo-)channel
   uint32_t write_drain_threshold = 16;  ///< drain writes when the read queue is empty and >= this
-  uint32_t bank_queue_depth = 8;     ///< command queue entries per bank
+  uint32_t bank_queue_depth = 8;        ///< command queue entries per bank
   bool refresh_enabled = true;
   /// Bulk accesses (HbmController::access) of at least this many bytes are fast-forwarded:
   /// an exact prefix and tail, the middle advanced analytically at the prefix's measured
   /// per-channel rates (models/hbm/README.md). 0 = always exact. Bytes.
   uint64_t fast_forward_bytes = uint64_t(1) << 16;
   // Energy (pJ), per command / per access (hbm2: DRAMsim3 IDD formulas, see README.md).
-  double act_energy_pj = 828.0;      ///< one ACT+PRE pair
-  double read_energy_pj = 804.0;     ///< one column read burst
-  double write_energy_pj = 1068.0;   ///< one column write burst
+  double act_energy_pj = 828.0;        ///< one ACT+PRE pair
+  double read_energy_pj = 804.0;       ///< one column read burst
+  double write_energy_pj = 1068.0;     ///< one column write burst
   double refresh_energy_pj = 60840.0;  ///< one all-bank refresh
 
   /// Declares every key under `prefix` (normally "hbm").

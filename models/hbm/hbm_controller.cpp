@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 
@@ -64,8 +64,7 @@ std::vector<uint64_t> HbmController::unit_counts(const HbmStream& s, Cursor c, u
   std::vector<uint64_t> todo(units(), 0);
   const uint64_t mask = map_.unit_mask();
   uint8_t free[64];
-  for (int b = 0; b < 64; ++b)
-    free[b] = uint8_t(__builtin_popcountll(((uint64_t(1) << b) - 1) & ~mask));
+  for (int b = 0; b < 64; ++b) free[b] = uint8_t(__builtin_popcountll(((uint64_t(1) << b) - 1) & ~mask));
   while (c.i < to) {
     const uint64_t m = std::min(c.cols - c.col, to - c.i);  // columns of this row in range
     const uint64_t k0 = c.k0 + c.col, k1 = k0 + m;
@@ -201,8 +200,7 @@ void HbmController::sample(uint32_t& pending, uint32_t u, bool refresh) {
       p.end_ctr = ch.counters();
       --pending;
       return;
-    case Probe::kClosed:
-      return;
+    case Probe::kClosed: return;
   }
 }
 
@@ -268,8 +266,8 @@ bool HbmController::probes_ready(const std::vector<uint64_t>& todo, std::vector<
   return true;
 }
 
-void HbmController::fast_forward(const std::vector<uint64_t>& todo,
-                                 const std::vector<Probe>& probes, uint64_t arrival_cycle) {
+void HbmController::fast_forward(const std::vector<uint64_t>& todo, const std::vector<Probe>& probes,
+                                 uint64_t arrival_cycle) {
   for (uint32_t u = 0; u < units(); ++u) {
     if (todo[u] == 0) continue;
     HbmChannelController& ch = ch_[u];
@@ -326,8 +324,7 @@ HbmCounters HbmController::counters() const {
 double HbmController::energy_pj() const {
   const HbmCounters c = counters();
   return cfg_.act_energy_pj * double(c.activates) + cfg_.read_energy_pj * double(c.read_cmds) +
-         cfg_.write_energy_pj * double(c.write_cmds) +
-         cfg_.refresh_energy_pj * double(c.refreshes);
+         cfg_.write_energy_pj * double(c.write_cmds) + cfg_.refresh_energy_pj * double(c.refreshes);
 }
 
 uint64_t HbmController::max_cycle() const {

@@ -90,9 +90,9 @@ class HbmController {
 
   /// Fast-forward plan in periods of the address map (2^row_shift column accesses, at least
   /// units x columns): exact warm-up, sampled window (refresh off: kFfWindowPeriods; on:
-  /// kFfWindowRefreshes refresh intervals per unit), exact tail; accesses shorter than kFfMinPeriods periods stay exact.
-  static constexpr uint64_t kFfWarmPeriods = 1, kFfWindowPeriods = 2, kFfTailPeriods = 1,
-                            kFfMinPeriods = 6;
+  /// kFfWindowRefreshes refresh intervals per unit), exact tail; accesses shorter than kFfMinPeriods periods
+  /// stay exact.
+  static constexpr uint64_t kFfWarmPeriods = 1, kFfWindowPeriods = 2, kFfTailPeriods = 1, kFfMinPeriods = 6;
   /// With refresh on, a unit's window spans this many REFs: from its first request after a REF
   /// to its first request after the kFfWindowRefreshes-th next one (same refresh phase).
   static constexpr uint64_t kFfWindowRefreshes = 4;
@@ -105,10 +105,10 @@ class HbmController {
   using ShapeKey = std::tuple<bool, uint64_t, uint64_t>;
   struct Probe {  ///< one unit's sampling window
     enum State { kIdle, kWaiting, kOpen, kClosed } state = kIdle;
-    uint64_t start_ref = 0;  ///< window opens at the first request once refreshes >= this
+    uint64_t start_ref = 0;             ///< window opens at the first request once refreshes >= this
     uint64_t cycle = 0, end_cycle = 0;  ///< unit clock at the window's first / last request
-    uint64_t accesses = 0;   ///< requests the unit took in the window after the first one
-    HbmCounters ctr, end_ctr;  ///< unit counters at those requests
+    uint64_t accesses = 0;              ///< requests the unit took in the window after the first one
+    HbmCounters ctr, end_ctr;           ///< unit counters at those requests
   };
   /// Window bookkeeping after a request to unit `u`; `pending` counts the units whose window
   /// has not closed yet (waiting to open or open).
@@ -137,8 +137,7 @@ class HbmController {
   /// `donor`: a unit without a saturated window takes the saturated units' windows pooled
   /// (a strided stream at another phase reaches units its shape's calibration did not); the
   /// probes vector keeps it.
-  bool probes_ready(const std::vector<uint64_t>& todo, std::vector<Probe>& probes,
-                    bool donor) const;
+  bool probes_ready(const std::vector<uint64_t>& todo, std::vector<Probe>& probes, bool donor) const;
   /// Advances every unit with todo[u] > 0 to the stream's arrival cycle, then at the rates of
   /// probes[u].
   void fast_forward(const std::vector<uint64_t>& todo, const std::vector<Probe>& probes,

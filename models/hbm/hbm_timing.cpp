@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 
@@ -43,8 +43,10 @@ HbmTimingParams::HbmTimingParams(const HbmConfig& c) {
 }
 
 HbmChannelTiming::HbmChannelTiming(const HbmConfig& cfg, const HbmTimingParams& tp)
-    : tp_(tp), banks_per_group_(cfg.banks_per_group),
-      bank_(size_t(cfg.bank_groups) * cfg.banks_per_group), bg_(cfg.bank_groups) {
+    : tp_(tp),
+      banks_per_group_(cfg.banks_per_group),
+      bank_(size_t(cfg.bank_groups) * cfg.banks_per_group),
+      bg_(cfg.bank_groups) {
   for (auto& g : bg_) g.fill(0);
   while ((1u << bg_shift_) < banks_per_group_) ++bg_shift_;
 }
@@ -58,12 +60,12 @@ uint64_t HbmChannelTiming::refresh_ready_time() const {
 void HbmChannelTiming::issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t) {
   const uint64_t ready = cmd == HbmCmd::REF ? refresh_ready_time() : ready_time(cmd, bank);
   if (t < ready)
-    throw Error(std::string("hbm timing: ") + hbm_cmd_name(cmd) + " to bank " +
-                std::to_string(bank) + " at cycle " + std::to_string(t) +
-                " violates timing (legal from cycle " + std::to_string(ready) + ")");
+    throw Error(std::string("hbm timing: ") + hbm_cmd_name(cmd) + " to bank " + std::to_string(bank) +
+                " at cycle " + std::to_string(t) + " violates timing (legal from cycle " +
+                std::to_string(ready) + ")");
   auto fail = [&](const char* why) {
-    throw Error(std::string("hbm timing: ") + hbm_cmd_name(cmd) + " to bank " +
-                std::to_string(bank) + " at cycle " + std::to_string(t) + ": " + why);
+    throw Error(std::string("hbm timing: ") + hbm_cmd_name(cmd) + " to bank " + std::to_string(bank) +
+                " at cycle " + std::to_string(t) + ": " + why);
   };
   const size_t ACT = size_t(HbmCmd::ACT), PRE = size_t(HbmCmd::PRE), RD = size_t(HbmCmd::RD),
                WR = size_t(HbmCmd::WR), REF = size_t(HbmCmd::REF);
@@ -71,7 +73,10 @@ void HbmChannelTiming::issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t
     case HbmCmd::ACT: {
       Bank& b = bank_[bank];
       if (b.open) fail("bank already open");
-      b.open = true; b.row = row; b.hits = 0; ++open_banks_;
+      b.open = true;
+      b.row = row;
+      b.hits = 0;
+      ++open_banks_;
       bump(b.next[ACT], t + tp_.act_act);
       bump(b.next[RD], t + tp_.act_rd);
       bump(b.next[WR], t + tp_.act_wr);
@@ -90,7 +95,9 @@ void HbmChannelTiming::issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t
     case HbmCmd::PRE: {
       Bank& b = bank_[bank];
       if (!b.open) fail("bank is closed");
-      b.open = false; b.hits = 0; --open_banks_;
+      b.open = false;
+      b.hits = 0;
+      --open_banks_;
       bump(b.next[ACT], t + tp_.pre_act);
       bump(b.next[REF], t + tp_.pre_act);
       break;

@@ -56,8 +56,7 @@ class HbmChannelTiming {
     uint64_t t = chan_[c];
     if (bg_[bg_of(bank)][c] > t) t = bg_[bg_of(bank)][c];
     if (bank_[bank].next[c] > t) t = bank_[bank].next[c];
-    if (cmd == HbmCmd::ACT && faw_count_ == 4 && faw_[faw_head_] + tp_.faw > t)
-      t = faw_[faw_head_] + tp_.faw;
+    if (cmd == HbmCmd::ACT && faw_count_ == 4 && faw_[faw_head_] + tp_.faw > t) t = faw_[faw_head_] + tp_.faw;
     return t;
   }
   /// Earliest cycle of an all-bank REF (banks assumed closed).
@@ -77,7 +76,9 @@ class HbmChannelTiming {
     uint64_t next[kHbmCmdTypes] = {};
   };
   uint32_t bg_of(uint32_t bank) const { return bank >> bg_shift_; }
-  static void bump(uint64_t& v, uint64_t t) { if (t > v) v = t; }
+  static void bump(uint64_t& v, uint64_t t) {
+    if (t > v) v = t;
+  }
 
   HbmTimingParams tp_;
   uint32_t banks_per_group_;

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <vector>
 
+#include "base/error.h"
 #include "models/hbm/hbm_controller.h"
-#include "platform/error.h"
 
 namespace photon {
 
@@ -30,9 +30,12 @@ uint64_t parse_hex(const std::string& tok, const std::string& name, size_t line)
   for (; i < tok.size(); ++i) {
     const char c = char(std::tolower(static_cast<unsigned char>(tok[i])));
     int d;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    else fail(name, line, "bad address '" + tok + "' (expected hexadecimal)");
+    if (c >= '0' && c <= '9')
+      d = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      d = c - 'a' + 10;
+    else
+      fail(name, line, "bad address '" + tok + "' (expected hexadecimal)");
     v = (v << 4) | uint64_t(d);
   }
   return v;
@@ -63,13 +66,15 @@ std::vector<TraceReq> parse(std::istream& in, const std::string& name) {
     if (ls >> extra) fail(name, line, "unexpected '" + extra + "' after the cycle");
     TraceReq r;
     r.addr = parse_hex(a, name, line);
-    if (op == "READ") r.is_write = false;
-    else if (op == "WRITE") r.is_write = true;
-    else fail(name, line, "bad command '" + op + "' (expected READ or WRITE)");
+    if (op == "READ")
+      r.is_write = false;
+    else if (op == "WRITE")
+      r.is_write = true;
+    else
+      fail(name, line, "bad command '" + op + "' (expected READ or WRITE)");
     r.cycle = parse_cycle(cyc, name, line);
     if (!reqs.empty() && r.cycle < prev)
-      fail(name, line, "non-monotonic cycle " + std::to_string(r.cycle) + " after " +
-                           std::to_string(prev));
+      fail(name, line, "non-monotonic cycle " + std::to_string(r.cycle) + " after " + std::to_string(prev));
     prev = r.cycle;
     reqs.push_back(r);
   }
@@ -101,8 +106,7 @@ nlohmann::json run_hbm_trace(const HbmConfig& cfg, std::istream& in, const std::
   j["writes"] = c.writes;
   j["first_issue_cycle"] = first_issue;
   j["completion_cycle"] = completion;
-  j["bandwidth_gbps"] =
-      span_ns > 0 ? double(reqs.size()) * double(cfg.access_bytes()) / span_ns : 0.0;
+  j["bandwidth_gbps"] = span_ns > 0 ? double(reqs.size()) * double(cfg.access_bytes()) / span_ns : 0.0;
   j["avg_read_latency_ns"] =
       c.reads_done ? double(c.total_read_latency) / double(c.reads_done) * cfg.tck_ns : 0.0;
   j["row_hit_rate"] = reqs.empty() ? 0.0 : double(c.row_hits) / double(reqs.size());

@@ -6,24 +6,24 @@
 #include <cstdint>
 #include <string>
 
-#include "platform/config/param_set.h"
+#include "base/param_set.h"
 
 namespace photon {
 
 struct NttConfig {
-  uint32_t lanes = 64;               ///< butterfly lanes (butterflies per cycle)
-  uint32_t word_bits = 64;           ///< modular word width, bits
-  uint32_t pipeline_depth = 20;      ///< butterfly pipeline depth, cycles
-  double clock_ghz = 1.0;            ///< clock, GHz
+  uint32_t lanes = 64;                        ///< butterfly lanes (butterflies per cycle)
+  uint32_t word_bits = 64;                    ///< modular word width, bits
+  uint32_t pipeline_depth = 20;               ///< butterfly pipeline depth, cycles
+  double clock_ghz = 1.0;                     ///< clock, GHz
   std::string twiddle_source = "on_the_fly";  ///< on_the_fly | memory
-  uint32_t modmul_lanes = 64;        ///< element-wise modular multipliers per cycle
-  uint32_t bconv_macs = 64;          ///< base-conversion multiply-accumulates per cycle
-  uint32_t automorph_lanes = 64;     ///< automorphism elements permuted per cycle
-  uint32_t transpose_cycles = 0;     ///< transpose fill per NTT/INTT command (4-step NTT), cycles
-  uint32_t bconv_latency_cycles = 24;     ///< BConv pipeline fill (Homulator: 20-cycle MAC + 4-cycle FIFO)
-  uint32_t ewe_latency_cycles = 4;        ///< element-wise pipeline fill (Homulator: 4-cycle multiplier)
-  uint32_t automorph_latency_cycles = 36; ///< automorphism network fill (Homulator: 6 stages x 6 cycles)
-  uint32_t spm_words_per_cycle = 0;       ///< scratchpad words (64-bit) the unit moves per cycle; 0 = no bound
+  uint32_t modmul_lanes = 64;                 ///< element-wise modular multipliers per cycle
+  uint32_t bconv_macs = 64;                   ///< base-conversion multiply-accumulates per cycle
+  uint32_t automorph_lanes = 64;              ///< automorphism elements permuted per cycle
+  uint32_t transpose_cycles = 0;              ///< transpose fill per NTT/INTT command (4-step NTT), cycles
+  uint32_t bconv_latency_cycles = 24;      ///< BConv pipeline fill (Homulator: 20-cycle MAC + 4-cycle FIFO)
+  uint32_t ewe_latency_cycles = 4;         ///< element-wise pipeline fill (Homulator: 4-cycle multiplier)
+  uint32_t automorph_latency_cycles = 36;  ///< automorphism network fill (Homulator: 6 stages x 6 cycles)
+  uint32_t spm_words_per_cycle = 0;  ///< scratchpad words (64-bit) the unit moves per cycle; 0 = no bound
   double butterfly_energy_pj = 3.0;  ///< one modular butterfly, pJ
   double modmul_energy_pj = 2.0;     ///< one modular multiply, pJ
   double modadd_energy_pj = 0.3;     ///< one modular add, pJ
@@ -38,15 +38,21 @@ struct NttConfig {
     ps.add_uint(p + ".modmul_lanes", &modmul_lanes, 1, 65536, "modular multiplies per cycle");
     ps.add_uint(p + ".bconv_macs", &bconv_macs, 1, 1u << 20, "base-conversion MACs per cycle");
     ps.add_uint(p + ".automorph_lanes", &automorph_lanes, 1, 65536, "automorphism elements per cycle");
-    ps.add_uint(p + ".transpose_cycles", &transpose_cycles, 0, 1u << 24, "transpose fill per NTT/INTT command, cycles");
-    ps.add_uint(p + ".bconv_latency_cycles", &bconv_latency_cycles, 0, 1u << 20, "base-conversion pipeline fill per command, cycles");
-    ps.add_uint(p + ".ewe_latency_cycles", &ewe_latency_cycles, 0, 1u << 20, "element-wise pipeline fill per command, cycles");
-    ps.add_uint(p + ".automorph_latency_cycles", &automorph_latency_cycles, 0, 1u << 20, "automorphism pipeline fill per command, cycles");
-    ps.add_uint(p + ".spm_words_per_cycle", &spm_words_per_cycle, 0, 1u << 20, "scratchpad 64-bit words read+written per cycle (0: unbounded)");
+    ps.add_uint(p + ".transpose_cycles", &transpose_cycles, 0, 1u << 24,
+                "transpose fill per NTT/INTT command, cycles");
+    ps.add_uint(p + ".bconv_latency_cycles", &bconv_latency_cycles, 0, 1u << 20,
+                "base-conversion pipeline fill per command, cycles");
+    ps.add_uint(p + ".ewe_latency_cycles", &ewe_latency_cycles, 0, 1u << 20,
+                "element-wise pipeline fill per command, cycles");
+    ps.add_uint(p + ".automorph_latency_cycles", &automorph_latency_cycles, 0, 1u << 20,
+                "automorphism pipeline fill per command, cycles");
+    ps.add_uint(p + ".spm_words_per_cycle", &spm_words_per_cycle, 0, 1u << 20,
+                "scratchpad 64-bit words read+written per cycle (0: unbounded)");
     ps.add_double(p + ".butterfly_energy_pj", &butterfly_energy_pj, 0, 1e6, "energy per butterfly, pJ");
     ps.add_double(p + ".modmul_energy_pj", &modmul_energy_pj, 0, 1e6, "energy per modular multiply, pJ");
     ps.add_double(p + ".modadd_energy_pj", &modadd_energy_pj, 0, 1e6, "energy per modular add, pJ");
-    ps.add_double(p + ".automorph_energy_pj", &automorph_energy_pj, 0, 1e6, "energy per automorphism element, pJ");
+    ps.add_double(p + ".automorph_energy_pj", &automorph_energy_pj, 0, 1e6,
+                  "energy per automorphism element, pJ");
   }
 };
 

@@ -43,7 +43,8 @@ bool overlaps(uint64_t a, uint64_t a_bytes, uint64_t lo, uint64_t hi) {
 
 NttEngine::Unit NttEngine::unit_of(uint8_t op) {
   switch (op) {
-    case pcs::Ntt::kForward: case pcs::Ntt::kInverse: return kNttUnit;
+    case pcs::Ntt::kForward:
+    case pcs::Ntt::kInverse: return kNttUnit;
     case pcs::Ntt::kBConv: return kBConvUnit;
     case pcs::Ntt::kAutomorph: return kAutomorphUnit;
     default: return kEweUnit;
@@ -57,8 +58,10 @@ const char* NttEngine::unit_name(Unit u) {
 
 void NttEngine::check_fields(const pcs::Ntt& n) {
   if (n.op > pcs::Ntt::kMulAccMod) throw decode_fault("unknown op " + std::to_string(n.op));
-  if (n.log_n < 1 || n.log_n > 17) throw decode_fault("log_n " + std::to_string(n.log_n) + " outside [1, 17]");
-  if (n.limbs < 1 || n.limbs > 4096) throw decode_fault("limbs " + std::to_string(n.limbs) + " outside [1, 4096]");
+  if (n.log_n < 1 || n.log_n > 17)
+    throw decode_fault("log_n " + std::to_string(n.log_n) + " outside [1, 17]");
+  if (n.limbs < 1 || n.limbs > 4096)
+    throw decode_fault("limbs " + std::to_string(n.limbs) + " outside [1, 4096]");
   if (n.op == pcs::Ntt::kBConv) {
     if (n.limbs > 64) throw decode_fault("bconv source limbs " + std::to_string(n.limbs) + " above 64");
     if (n.out_limbs < 1 || n.out_limbs > 4096)
@@ -67,8 +70,8 @@ void NttEngine::check_fields(const pcs::Ntt& n) {
   if (n.op == pcs::Ntt::kAutomorph) {
     const uint64_t g = n.galois & ~kGaloisNttDomain;
     if ((g & 1) == 0 || g >= (uint64_t(2) << n.log_n))
-      throw decode_fault("galois element " + std::to_string(g) + " must be odd and below 2N = " +
-                         std::to_string(uint64_t(2) << n.log_n));
+      throw decode_fault("galois element " + std::to_string(g) +
+                         " must be odd and below 2N = " + std::to_string(uint64_t(2) << n.log_n));
   }
   if ((n.src0 | n.src1 | n.dst | n.moduli) & 7u) throw decode_fault("operand offsets must be 8-byte aligned");
 }
@@ -125,7 +128,8 @@ IssueResult NttEngine::issue(const pcs::Command& cmd, uint64_t now, const MemVie
   for (const Access& a : scoreboard_) {
     const bool hits_dst = overlaps(r.dst, r.dst_bytes, a.lo, a.hi);
     if (a.write) {
-      if (hits_dst || overlaps(r.src0, r.src0_bytes, a.lo, a.hi) || overlaps(r.src1, r.src1_bytes, a.lo, a.hi))
+      if (hits_dst || overlaps(r.src0, r.src0_bytes, a.lo, a.hi) ||
+          overlaps(r.src1, r.src1_bytes, a.lo, a.hi))
         start = std::max(start, a.cycle);
     } else if (hits_dst) {
       start = std::max(start, a.cycle);
@@ -146,7 +150,10 @@ IssueResult NttEngine::issue(const pcs::Command& cmd, uint64_t now, const MemVie
   auto add_read = [&](uint64_t lo, uint64_t bytes) {
     if (bytes == 0 || (lo >= dlo && lo + bytes <= dhi)) return;  // inside dst: the write covers it
     for (Access& a : scoreboard_)
-      if (!a.write && a.lo == lo && a.hi == lo + bytes) { a.cycle = std::max(a.cycle, done); return; }
+      if (!a.write && a.lo == lo && a.hi == lo + bytes) {
+        a.cycle = std::max(a.cycle, done);
+        return;
+      }
     scoreboard_.push_back({lo, lo + bytes, done, false});
   };
   add_read(r.src0, r.src0_bytes);
@@ -157,19 +164,32 @@ IssueResult NttEngine::issue(const pcs::Command& cmd, uint64_t now, const MemVie
   const double N = double(uint64_t(1) << n.log_n), elems = n.limbs * N;
   double energy = 0;
   switch (n.op) {
-    case pcs::Ntt::kForward: case pcs::Ntt::kInverse: {
+    case pcs::Ntt::kForward:
+    case pcs::Ntt::kInverse: {
       const double bf = elems / 2 * n.log_n;
-      transforms_ += n.limbs; butterflies_ += bf;
+      transforms_ += n.limbs;
+      butterflies_ += bf;
       energy = bf * cfg_.butterfly_energy_pj;
       break;
     }
-    case pcs::Ntt::kMulMod: modmuls_ += elems; energy = elems * cfg_.modmul_energy_pj; break;
-    case pcs::Ntt::kAddMod: case pcs::Ntt::kSubMod: modadds_ += elems; energy = elems * cfg_.modadd_energy_pj; break;
+    case pcs::Ntt::kMulMod:
+      modmuls_ += elems;
+      energy = elems * cfg_.modmul_energy_pj;
+      break;
+    case pcs::Ntt::kAddMod:
+    case pcs::Ntt::kSubMod:
+      modadds_ += elems;
+      energy = elems * cfg_.modadd_energy_pj;
+      break;
     case pcs::Ntt::kMulAccMod:
-      modmuls_ += elems; modadds_ += elems;
+      modmuls_ += elems;
+      modadds_ += elems;
       energy = elems * (cfg_.modmul_energy_pj + cfg_.modadd_energy_pj);
       break;
-    case pcs::Ntt::kAutomorph: automorph_elements_ += elems; energy = elems * cfg_.automorph_energy_pj; break;
+    case pcs::Ntt::kAutomorph:
+      automorph_elements_ += elems;
+      energy = elems * cfg_.automorph_energy_pj;
+      break;
     case pcs::Ntt::kBConv: {
       const double macs = elems * n.out_limbs;
       bconv_macs_ += macs;
@@ -207,7 +227,8 @@ void NttEngine::execute(const pcs::Ntt& n, const MemView& spm) {
   std::memcpy(q.data(), spm.data + n.moduli, 8ull * nmod);
   for (uint32_t i = 0; i < nmod; ++i)
     if (q[i] < 2 || q[i] >= (uint64_t(1) << 62))
-      throw decode_fault("modulus " + std::to_string(i) + " = " + std::to_string(q[i]) + " outside [2, 2^62)");
+      throw decode_fault("modulus " + std::to_string(i) + " = " + std::to_string(q[i]) +
+                         " outside [2, 2^62)");
   // Everything that can fault is resolved before the first write.
   std::vector<const ntt::NttTables*> tabs;
   if (unit_of(n.op) == kNttUnit)
@@ -231,31 +252,40 @@ void NttEngine::execute(const pcs::Ntt& n, const MemView& spm) {
   uint64_t* d = spm.at<uint64_t>(n.dst);
   const size_t words = size_t(n.limbs) * N;
   switch (n.op) {
-    case pcs::Ntt::kForward: case pcs::Ntt::kInverse:
+    case pcs::Ntt::kForward:
+    case pcs::Ntt::kInverse:
       if (d != s0) std::memmove(d, s0, words * 8);
       for (uint32_t i = 0; i < n.limbs; ++i) {
-        if (n.op == pcs::Ntt::kForward) tabs[i]->forward(d + size_t(i) * N);
-        else tabs[i]->inverse(d + size_t(i) * N);
+        if (n.op == pcs::Ntt::kForward)
+          tabs[i]->forward(d + size_t(i) * N);
+        else
+          tabs[i]->inverse(d + size_t(i) * N);
       }
       break;
     case pcs::Ntt::kMulMod:
-      for (uint32_t i = 0; i < n.limbs; ++i) ntt::mul_vec(s0 + size_t(i) * N, s1 + size_t(i) * N, d + size_t(i) * N, N, q[i]);
+      for (uint32_t i = 0; i < n.limbs; ++i)
+        ntt::mul_vec(s0 + size_t(i) * N, s1 + size_t(i) * N, d + size_t(i) * N, N, q[i]);
       break;
     case pcs::Ntt::kAddMod:
-      for (uint32_t i = 0; i < n.limbs; ++i) ntt::add_vec(s0 + size_t(i) * N, s1 + size_t(i) * N, d + size_t(i) * N, N, q[i]);
+      for (uint32_t i = 0; i < n.limbs; ++i)
+        ntt::add_vec(s0 + size_t(i) * N, s1 + size_t(i) * N, d + size_t(i) * N, N, q[i]);
       break;
     case pcs::Ntt::kSubMod:
-      for (uint32_t i = 0; i < n.limbs; ++i) ntt::sub_vec(s0 + size_t(i) * N, s1 + size_t(i) * N, d + size_t(i) * N, N, q[i]);
+      for (uint32_t i = 0; i < n.limbs; ++i)
+        ntt::sub_vec(s0 + size_t(i) * N, s1 + size_t(i) * N, d + size_t(i) * N, N, q[i]);
       break;
     case pcs::Ntt::kMulAccMod:
-      for (uint32_t i = 0; i < n.limbs; ++i) ntt::mul_acc_vec(s0 + size_t(i) * N, s1 + size_t(i) * N, d + size_t(i) * N, N, q[i]);
+      for (uint32_t i = 0; i < n.limbs; ++i)
+        ntt::mul_acc_vec(s0 + size_t(i) * N, s1 + size_t(i) * N, d + size_t(i) * N, N, q[i]);
       break;
     case pcs::Ntt::kAutomorph: {
       std::vector<uint64_t> tmp(words);
       const uint32_t g = n.galois & ~kGaloisNttDomain;
       for (uint32_t i = 0; i < n.limbs; ++i) {
-        if (n.galois & kGaloisNttDomain) ntt::automorph_ntt(s0 + size_t(i) * N, tmp.data() + size_t(i) * N, n.log_n, g);
-        else ntt::automorph_coeff(s0 + size_t(i) * N, tmp.data() + size_t(i) * N, n.log_n, g, q[i]);
+        if (n.galois & kGaloisNttDomain)
+          ntt::automorph_ntt(s0 + size_t(i) * N, tmp.data() + size_t(i) * N, n.log_n, g);
+        else
+          ntt::automorph_coeff(s0 + size_t(i) * N, tmp.data() + size_t(i) * N, n.log_n, g, q[i]);
       }
       std::memcpy(d, tmp.data(), words * 8);
       break;
@@ -270,9 +300,12 @@ void NttEngine::execute(const pcs::Ntt& n, const MemView& spm) {
 }
 
 std::map<std::string, double> NttEngine::counters() const {
-  std::map<std::string, double> c{{"commands", commands_},         {"transforms", transforms_},
-                                  {"butterflies", butterflies_},   {"modmuls", modmuls_},
-                                  {"modadds", modadds_},           {"bconv_macs", bconv_macs_},
+  std::map<std::string, double> c{{"commands", commands_},
+                                  {"transforms", transforms_},
+                                  {"butterflies", butterflies_},
+                                  {"modmuls", modmuls_},
+                                  {"modadds", modadds_},
+                                  {"bconv_macs", bconv_macs_},
                                   {"automorph_elements", automorph_elements_}};
   for (int u = 0; u < kUnits; ++u) c[std::string("busy_cycles.") + unit_name(Unit(u))] = double(busy_[u]);
   return c;

@@ -52,7 +52,7 @@ class NttEngine : public Engine {
   enum Unit : int { kNttUnit = 0, kBConvUnit = 1, kEweUnit = 2, kAutomorphUnit = 3 };
   static constexpr int kUnits = 4;
   /// Flag in pcs::Ntt::galois: the automorphism permutes NTT-domain (evaluation) data.
-  static constexpr uint32_t kGaloisNttDomain = 1u << 31;
+  static constexpr uint32_t kGaloisNttDomain = pcs::Ntt::kGaloisNttDomain;
 
   explicit NttEngine(const NttConfig& cfg) : cfg_(cfg) {}
 
@@ -74,7 +74,10 @@ class NttEngine : public Engine {
   uint64_t last_done() const { return last_done_; }
 
  private:
-  struct Access { uint64_t lo, hi, cycle; bool write; };
+  struct Access {
+    uint64_t lo, hi, cycle;
+    bool write;
+  };
   void execute(const pcs::Ntt& n, const MemView& spm);
   const ntt::NttTables& tables(uint64_t q, uint32_t log_n);
 

@@ -7,30 +7,30 @@
 #include <cstdint>
 #include <string>
 
-#include "platform/config/param_set.h"
+#include "base/param_set.h"
 
 namespace photon {
 
 struct OpticalGemmConfig {
-  uint32_t rows = 32;                 ///< array rows (output features produced in parallel)
-  uint32_t cols = 32;                 ///< array columns (reduction length per optical dot product)
-  uint32_t wavelengths = 8;           ///< WDM channels (input vectors in flight at once)
-  double modulation_ghz = 5.0;        ///< modulator symbol rate, GHz
-  double clock_ghz = 1.0;             ///< electronic control/accumulation clock, GHz
-  uint32_t dac_bits = 8;              ///< input (activation) DAC resolution, bits
-  uint32_t weight_bits = 8;           ///< weight encoding resolution, bits
-  uint32_t adc_bits = 8;              ///< output ADC resolution, bits
-  double conversion_latency_ns = 1.0; ///< DAC + ADC conversion latency added once per pass, ns
+  uint32_t rows = 32;                      ///< array rows (output features produced in parallel)
+  uint32_t cols = 32;                      ///< array columns (reduction length per optical dot product)
+  uint32_t wavelengths = 8;                ///< WDM channels (input vectors in flight at once)
+  double modulation_ghz = 5.0;             ///< modulator symbol rate, GHz
+  double clock_ghz = 1.0;                  ///< electronic control/accumulation clock, GHz
+  uint32_t dac_bits = 8;                   ///< input (activation) DAC resolution, bits
+  uint32_t weight_bits = 8;                ///< weight encoding resolution, bits
+  uint32_t adc_bits = 8;                   ///< output ADC resolution, bits
+  double conversion_latency_ns = 1.0;      ///< DAC + ADC conversion latency added once per pass, ns
   std::string weight_mode = "stationary";  ///< stationary | streamed
-  double weight_program_ns = 10.0;    ///< stationary: reprogramming a weight tile, ns (EO ~ns, TO ~us)
-  uint32_t pipeline_depth = 4;        ///< pipeline stages, cycles of clock_ghz
-  std::string numerics = "ideal";     ///< ideal | physical
-  double noise_std = 0.01;            ///< Gaussian noise std, fraction of output full scale
-  uint64_t seed = 1;                  ///< noise RNG seed
-  double modulation_energy_pj = 1.0;  ///< per modulated symbol, pJ
-  double dac_energy_pj = 0.5;         ///< per DAC conversion, pJ
-  double adc_energy_pj = 1.0;         ///< per ADC conversion, pJ
-  double laser_power_mw = 100.0;      ///< laser wall-plug power while busy, mW (= pJ/ns)
+  double weight_program_ns = 10.0;         ///< stationary: reprogramming a weight tile, ns (EO ~ns, TO ~us)
+  uint32_t pipeline_depth = 4;             ///< pipeline stages, cycles of clock_ghz
+  std::string numerics = "ideal";          ///< ideal | physical
+  double noise_std = 0.01;                 ///< Gaussian noise std, fraction of output full scale
+  uint64_t seed = 1;                       ///< noise RNG seed
+  double modulation_energy_pj = 1.0;       ///< per modulated symbol, pJ
+  double dac_energy_pj = 0.5;              ///< per DAC conversion, pJ
+  double adc_energy_pj = 1.0;              ///< per ADC conversion, pJ
+  double laser_power_mw = 100.0;           ///< laser wall-plug power while busy, mW (= pJ/ns)
   double weight_program_energy_pj = 10.0;  ///< per weight cell programmed, pJ
 
   void declare(ParamSet& ps, const std::string& p) {
@@ -44,16 +44,19 @@ struct OpticalGemmConfig {
     ps.add_uint(p + ".adc_bits", &adc_bits, 1, 16, "ADC bits");
     ps.add_double(p + ".conversion_latency_ns", &conversion_latency_ns, 0, 1e6, "DAC+ADC latency, ns");
     ps.add_choice(p + ".weight_mode", &weight_mode, {"stationary", "streamed"}, "weight operand mode");
-    ps.add_double(p + ".weight_program_ns", &weight_program_ns, 0, 1e9, "weight tile reprogramming latency, ns");
+    ps.add_double(p + ".weight_program_ns", &weight_program_ns, 0, 1e9,
+                  "weight tile reprogramming latency, ns");
     ps.add_uint(p + ".pipeline_depth", &pipeline_depth, 0, 1024, "pipeline depth, cycles");
     ps.add_choice(p + ".numerics", &numerics, {"ideal", "physical"}, "functional numerics");
     ps.add_double(p + ".noise_std", &noise_std, 0, 1, "noise std as a fraction of full scale");
     ps.add_uint(p + ".seed", &seed, 0, ~uint64_t(0) >> 1, "noise RNG seed");
-    ps.add_double(p + ".modulation_energy_pj", &modulation_energy_pj, 0, 1e6, "energy per modulated symbol, pJ");
+    ps.add_double(p + ".modulation_energy_pj", &modulation_energy_pj, 0, 1e6,
+                  "energy per modulated symbol, pJ");
     ps.add_double(p + ".dac_energy_pj", &dac_energy_pj, 0, 1e6, "energy per DAC conversion, pJ");
     ps.add_double(p + ".adc_energy_pj", &adc_energy_pj, 0, 1e6, "energy per ADC conversion, pJ");
     ps.add_double(p + ".laser_power_mw", &laser_power_mw, 0, 1e6, "laser power while busy, mW");
-    ps.add_double(p + ".weight_program_energy_pj", &weight_program_energy_pj, 0, 1e6, "energy per weight cell programmed, pJ");
+    ps.add_double(p + ".weight_program_energy_pj", &weight_program_energy_pj, 0, 1e6,
+                  "energy per weight cell programmed, pJ");
   }
 };
 

@@ -11,9 +11,8 @@ namespace photon {
 
 namespace {
 
-constexpr uint8_t kKnownFlags = pcs::Gemm::kAccumulate | pcs::Gemm::kTransposeA |
-                                pcs::Gemm::kTransposeB | pcs::Gemm::kReuseWeights |
-                                pcs::Gemm::kBias;
+constexpr uint8_t kKnownFlags = pcs::Gemm::kAccumulate | pcs::Gemm::kTransposeA | pcs::Gemm::kTransposeB |
+                                pcs::Gemm::kReuseWeights | pcs::Gemm::kBias;
 
 [[noreturn]] void decode_fault(const std::string& what) {
   throw UnitFault(UnitErrorCode::Decode, "gemm: " + what);
@@ -22,8 +21,7 @@ constexpr uint8_t kKnownFlags = pcs::Gemm::kAccumulate | pcs::Gemm::kTransposeA 
 // Bytes spanned by `rows` rows of `row_len` fp32 elements `ld` elements apart; saturates
 // (so that an overflowing range fails MemView::check).
 uint64_t span_bytes(uint64_t rows, uint64_t ld, uint64_t row_len) {
-  const unsigned __int128 e =
-      static_cast<unsigned __int128>(rows - 1) * ld + row_len;
+  const unsigned __int128 e = static_cast<unsigned __int128>(rows - 1) * ld + row_len;
   const unsigned __int128 b = e * 4u;
   const uint64_t max = std::numeric_limits<uint64_t>::max() / 2;
   return b > max ? max : static_cast<uint64_t>(b);
@@ -31,8 +29,8 @@ uint64_t span_bytes(uint64_t rows, uint64_t ld, uint64_t row_len) {
 
 // Copies `rows` rows of `row_len` floats at byte offset `off` (stride ld elements) into dst,
 // laid out so that row r, element q lands at dst[r * dst_row + q * dst_col].
-void gather(const MemView& spm, uint64_t off, uint32_t rows, uint32_t ld, uint32_t row_len,
-            float* dst, size_t dst_row, size_t dst_col) {
+void gather(const MemView& spm, uint64_t off, uint32_t rows, uint32_t ld, uint32_t row_len, float* dst,
+            size_t dst_row, size_t dst_col) {
   std::vector<float> row(row_len);
   for (uint32_t r = 0; r < rows; ++r) {
     std::memcpy(row.data(), spm.data + off + static_cast<uint64_t>(r) * ld * 4, row_len * 4ull);
@@ -44,8 +42,7 @@ void gather(const MemView& spm, uint64_t off, uint32_t rows, uint32_t ld, uint32
 
 OpticalGemmEngine::OpticalGemmEngine(const OpticalGemmConfig& cfg) : cfg_(cfg) {
   if (cfg_.weight_mode != "stationary" && cfg_.weight_mode != "streamed")
-    throw Error("optical_gemm.weight_mode: '" + cfg_.weight_mode +
-                "' is not one of stationary, streamed");
+    throw Error("optical_gemm.weight_mode: '" + cfg_.weight_mode + "' is not one of stationary, streamed");
   if (cfg_.numerics != "ideal" && cfg_.numerics != "physical")
     throw Error("optical_gemm.numerics: '" + cfg_.numerics + "' is not one of ideal, physical");
   if (cfg_.rows == 0 || cfg_.cols == 0 || cfg_.wavelengths == 0)
@@ -55,8 +52,7 @@ OpticalGemmEngine::OpticalGemmEngine(const OpticalGemmConfig& cfg) : cfg_(cfg) {
   physical_ = cfg_.numerics == "physical";
 }
 
-IssueResult OpticalGemmEngine::issue(const pcs::Command& cmd, uint64_t now_cycle,
-                                     const MemView& spm) {
+IssueResult OpticalGemmEngine::issue(const pcs::Command& cmd, uint64_t now_cycle, const MemView& spm) {
   const auto* gp = std::get_if<pcs::Gemm>(&cmd.body);
   if (cmd.opcode != pcs::Opcode::Gemm || !gp) decode_fault("command is not a GEMM");
   const pcs::Gemm& g = *gp;
@@ -69,8 +65,10 @@ IssueResult OpticalGemmEngine::issue(const pcs::Command& cmd, uint64_t now_cycle
   // Stored shapes (rows x row length).
   const uint32_t a_rows = ta ? g.k : g.m, a_len = ta ? g.m : g.k;
   const uint32_t b_rows = tb ? g.n : g.k, b_len = tb ? g.k : g.n;
-  if (g.lda < a_len) decode_fault("lda " + std::to_string(g.lda) + " < A row length " + std::to_string(a_len));
-  if (g.ldb < b_len) decode_fault("ldb " + std::to_string(g.ldb) + " < B row length " + std::to_string(b_len));
+  if (g.lda < a_len)
+    decode_fault("lda " + std::to_string(g.lda) + " < A row length " + std::to_string(a_len));
+  if (g.ldb < b_len)
+    decode_fault("ldb " + std::to_string(g.ldb) + " < B row length " + std::to_string(b_len));
   if (g.ldc < g.n) decode_fault("ldc " + std::to_string(g.ldc) + " < n " + std::to_string(g.n));
 
   if (spm.data || spm.size) {
@@ -87,17 +85,25 @@ IssueResult OpticalGemmEngine::issue(const pcs::Command& cmd, uint64_t now_cycle
     // Dense copies: a (m x k); B as bt (n x k) for the physical model, as b (k x n) for the
     // ideal one; c (m x n) holding the initial accumulator.
     std::vector<float> a(m * k), bd(n * k), c(m * n, 0.0f);
-    if (ta) gather(spm, g.a, g.k, g.lda, g.m, a.data(), 1, k);
-    else    gather(spm, g.a, g.m, g.lda, g.k, a.data(), k, 1);
+    if (ta)
+      gather(spm, g.a, g.k, g.lda, g.m, a.data(), 1, k);
+    else
+      gather(spm, g.a, g.m, g.lda, g.k, a.data(), k, 1);
     const size_t j_stride = physical_ ? k : 1, p_stride = physical_ ? 1 : n;  // B(p, j) index
-    if (tb) gather(spm, g.b, g.n, g.ldb, g.k, bd.data(), j_stride, p_stride);
-    else    gather(spm, g.b, g.k, g.ldb, g.n, bd.data(), p_stride, j_stride);
+    if (tb)
+      gather(spm, g.b, g.n, g.ldb, g.k, bd.data(), j_stride, p_stride);
+    else
+      gather(spm, g.b, g.k, g.ldb, g.n, bd.data(), p_stride, j_stride);
     if (acc) gather(spm, g.c, g.m, g.ldc, g.n, c.data(), n, 1);
     if (physical_) {
       optical::PhysicalParams p;
-      p.rows = cfg_.rows; p.cols = cfg_.cols;
-      p.dac_bits = cfg_.dac_bits; p.weight_bits = cfg_.weight_bits; p.adc_bits = cfg_.adc_bits;
-      p.noise_std = cfg_.noise_std; p.seed = cfg_.seed;
+      p.rows = cfg_.rows;
+      p.cols = cfg_.cols;
+      p.dac_bits = cfg_.dac_bits;
+      p.weight_bits = cfg_.weight_bits;
+      p.adc_bits = cfg_.adc_bits;
+      p.noise_std = cfg_.noise_std;
+      p.seed = cfg_.seed;
       optical::matmul_physical(a.data(), bd.data(), c.data(), g.m, g.n, g.k, p, commands_);
     } else {
       optical::matmul_ideal(a.data(), bd.data(), c.data(), g.m, g.n, g.k);
@@ -108,8 +114,7 @@ IssueResult OpticalGemmEngine::issue(const pcs::Command& cmd, uint64_t now_cycle
       for (uint64_t i = 0; i < m; ++i)
         for (uint64_t j = 0; j < n; ++j) c[i * n + j] += bv[j];
     }
-    for (uint64_t i = 0; i < m; ++i)
-      std::memcpy(spm.data + g.c + i * g.ldc * 4ull, c.data() + i * n, n * 4);
+    for (uint64_t i = 0; i < m; ++i) std::memcpy(spm.data + g.c + i * g.ldc * 4ull, c.data() + i * n, n * 4);
   }
 
   ++commands_;

@@ -8,11 +8,10 @@
 // Result, in fp32: acc = kAccumulate ? C_old(i,j) : 0; acc += each product A(i,p) B(p,j) in
 // increasing p (ideal numerics) or each K tile's ADC output in k-tile order (physical);
 // then acc += bias(j) if kBias. So K split over commands chained with kAccumulate (kBias on
-// the last one) equals the unsplit command bit for bit in ideal mode. Operands may overlap C: the result is computed
-// into a buffer before C is written.
-// Faults: wrong opcode/body, unknown flag bits, m/n/k = 0 or a leading dimension below its
-// row length -> UnitFault(Decode); an operand range outside the scratchpad -> UnitFault(Address).
-// All checks happen before anything is written. Timing and energy: optical_gemm_timing.h.
+// the last one) equals the unsplit command bit for bit in ideal mode. Operands may overlap C: the result is
+// computed into a buffer before C is written. Faults: wrong opcode/body, unknown flag bits, m/n/k = 0 or a
+// leading dimension below its row length -> UnitFault(Decode); an operand range outside the scratchpad ->
+// UnitFault(Address). All checks happen before anything is written. Timing and energy: optical_gemm_timing.h.
 // Timing-only mode (spm.data == nullptr) does O(1) work per command.
 #pragma once
 

@@ -32,8 +32,8 @@ OpticalGemmCost optical_gemm_cost(const OpticalGemmConfig& cfg, const pcs::Gemm&
   r.cells_programmed = r.programs * rows * cols;
 
   r.program_ns = static_cast<double>(r.programs) * cfg.weight_program_ns;
-  r.tile_ns = static_cast<double>(r.symbols_per_tile) / cfg.modulation_ghz +
-              cfg.conversion_latency_ns + static_cast<double>(cfg.pipeline_depth) / cfg.clock_ghz;
+  r.tile_ns = static_cast<double>(r.symbols_per_tile) / cfg.modulation_ghz + cfg.conversion_latency_ns +
+              static_cast<double>(cfg.pipeline_depth) / cfg.clock_ghz;
   r.total_ns = r.program_ns + static_cast<double>(r.tiles) * r.tile_ns;
   r.cycles = ns_to_cycles_ceil(r.total_ns, cfg.clock_ghz);
 

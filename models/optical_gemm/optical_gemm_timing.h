@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
+#include "isa/command.h"
 #include "models/optical_gemm/optical_gemm_config.h"
-#include "workloads/pcs/command.h"
 
 namespace photon {
 
@@ -22,18 +22,18 @@ namespace photon {
 /// cycles = ceil(total_ns * clock_ghz) (1e-9 slack absorbs binary rounding of exact products).
 struct OpticalGemmCost {
   uint64_t k_tiles = 0, n_tiles = 0, tiles = 0;
-  uint64_t programs = 0;           ///< weight tile programmings
-  uint64_t symbols_per_tile = 0;   ///< symbol times per tile
-  uint64_t symbols = 0;            ///< symbol times, all tiles
-  uint64_t macs = 0;               ///< m * n * k
-  uint64_t input_conversions = 0;  ///< DAC conversions (and modulations) of inputs: m * k * n_tiles
-  uint64_t weight_modulations = 0; ///< streamed only: symbols_per_tile * n * k (DAC + modulator)
-  uint64_t adc_conversions = 0;    ///< m * n * k_tiles (one per output per k-tile)
-  uint64_t cells_programmed = 0;   ///< programs * rows * cols (unused cells are zeroed too)
-  double program_ns = 0;           ///< programs * weight_program_ns
-  double tile_ns = 0;              ///< per-tile stream + conversion + pipeline fill, ns
-  double total_ns = 0;             ///< busy time of the command, ns
-  uint64_t cycles = 0;             ///< total_ns in clock_ghz cycles, rounded up
+  uint64_t programs = 0;            ///< weight tile programmings
+  uint64_t symbols_per_tile = 0;    ///< symbol times per tile
+  uint64_t symbols = 0;             ///< symbol times, all tiles
+  uint64_t macs = 0;                ///< m * n * k
+  uint64_t input_conversions = 0;   ///< DAC conversions (and modulations) of inputs: m * k * n_tiles
+  uint64_t weight_modulations = 0;  ///< streamed only: symbols_per_tile * n * k (DAC + modulator)
+  uint64_t adc_conversions = 0;     ///< m * n * k_tiles (one per output per k-tile)
+  uint64_t cells_programmed = 0;    ///< programs * rows * cols (unused cells are zeroed too)
+  double program_ns = 0;            ///< programs * weight_program_ns
+  double tile_ns = 0;               ///< per-tile stream + conversion + pipeline fill, ns
+  double total_ns = 0;              ///< busy time of the command, ns
+  uint64_t cycles = 0;              ///< total_ns in clock_ghz cycles, rounded up
   // Energy, pJ.
   double modulation_pj = 0;  ///< (input_conversions + weight_modulations) * modulation_energy_pj
   double dac_pj = 0;         ///< (input_conversions + weight_modulations) * dac_energy_pj

@@ -57,8 +57,8 @@ void matmul_ideal(const float* a, const float* b, float* c, uint32_t m, uint32_t
   }
 }
 
-void matmul_physical(const float* a, const float* bt, float* c, uint32_t m, uint32_t n,
-                     uint32_t k, const PhysicalParams& p, uint64_t stream) {
+void matmul_physical(const float* a, const float* bt, float* c, uint32_t m, uint32_t n, uint32_t k,
+                     const PhysicalParams& p, uint64_t stream) {
   const uint32_t cols = std::max<uint32_t>(p.cols, 1), rows = std::max<uint32_t>(p.rows, 1);
   std::vector<float> qa, qb;
   for (uint32_t k0 = 0, kt = 0; k0 < k; k0 += cols, ++kt) {
@@ -99,8 +99,8 @@ void matmul_physical(const float* a, const float* bt, float* c, uint32_t m, uint
             dot += sigma * gaussian(p.seed, stream, index);
           }
           const double clamped = std::clamp(dot, -fs_out, fs_out);
-          const float y = quantize_symmetric(static_cast<float>(clamped),
-                                             static_cast<float>(fs_out), p.adc_bits);
+          const float y =
+              quantize_symmetric(static_cast<float>(clamped), static_cast<float>(fs_out), p.adc_bits);
           c[static_cast<size_t>(i) * n + j0 + j] += y;  // electronic fp32 accumulation
         }
       }

@@ -42,13 +42,13 @@ double gaussian(uint64_t seed, uint64_t stream, uint64_t index);
 
 /// Parameters of the physical numerics (from OpticalGemmConfig).
 struct PhysicalParams {
-  uint32_t rows = 32;         ///< array rows: outputs per weight tile
-  uint32_t cols = 32;         ///< array columns: reduction terms per weight tile
-  uint32_t dac_bits = 8;      ///< input quantisation, bits
-  uint32_t weight_bits = 8;   ///< weight quantisation, bits
-  uint32_t adc_bits = 8;      ///< output quantisation, bits
-  double noise_std = 0.01;    ///< noise std, fraction of the output full scale FS
-  uint64_t seed = 1;          ///< noise seed
+  uint32_t rows = 32;        ///< array rows: outputs per weight tile
+  uint32_t cols = 32;        ///< array columns: reduction terms per weight tile
+  uint32_t dac_bits = 8;     ///< input quantisation, bits
+  uint32_t weight_bits = 8;  ///< weight quantisation, bits
+  uint32_t adc_bits = 8;     ///< output quantisation, bits
+  double noise_std = 0.01;   ///< noise std, fraction of the output full scale FS
+  uint64_t seed = 1;         ///< noise seed
 };
 
 /// Exact fp32 matmul: c[m x n] += a[m x k] * b[k x n] (b NOT transposed here: row-major
@@ -57,7 +57,7 @@ void matmul_ideal(const float* a, const float* b, float* c, uint32_t m, uint32_t
 
 /// Physical matmul (see file comment). `stream` selects an independent noise sequence (the
 /// engine passes its command count), so the same (seed, stream, operands) give the same c.
-void matmul_physical(const float* a, const float* bt, float* c, uint32_t m, uint32_t n,
-                     uint32_t k, const PhysicalParams& p, uint64_t stream);
+void matmul_physical(const float* a, const float* bt, float* c, uint32_t m, uint32_t n, uint32_t k,
+                     const PhysicalParams& p, uint64_t stream);
 
 }  // namespace photon::optical

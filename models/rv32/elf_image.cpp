@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::rv32 {
 

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <vector>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::rv32 {
 

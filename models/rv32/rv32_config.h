@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "platform/config/param_set.h"
+#include "base/param_set.h"
 
 namespace photon {
 

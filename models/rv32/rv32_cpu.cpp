@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "photon_regs.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 

@@ -1,5 +1,5 @@
 // Rv32Cpu: the firmware CPU of cpu.model=rv32: the firmware ELF (cpu.firmware) runs on the
-// RV32IMC core (rv32_core.h) in a SystemC thread. Address map: rv32_memory_map.h.
+// RV32IMC core (rv32_core.h) in a SystemC thread. Address map: firmware/rv32/rv32_memory_map.h.
 //
 //   core --DMI--> rom, ram (Tcm, child modules, bound to the `imem` and `dmem` sockets)
 //   core --slow path--> ctrl (control-bus window, TLM), data (data aperture, TLM, line buffer),
@@ -11,7 +11,7 @@
 // decoupling: the core runs ahead of SystemC time by at most one quantum (sim.quantum_ns,
 // tlm_quantumkeeper), and synchronises when the quantum is used up and when it sleeps in wfi
 // (until the interrupt line or the timer deadline).
-// Ending: the firmware stores (code << 1) | 1 to `tohost` (rv32_memory_map.h). Code
+// Ending: the firmware stores (code << 1) | 1 to `tohost` (firmware/rv32/rv32_memory_map.h). Code
 // RV32_EXIT_TRAP, a double fault, or cpu.watchdog_us of simulated time without finishing end
 // the run with a fault naming the cause, the pc and the function (ELF symbols); the simulation
 // is stopped (sc_stop) so that nothing runs on.
@@ -35,7 +35,7 @@
 #include "models/rv32/gdb_server.h"
 #include "models/rv32/rv32_config.h"
 #include "models/rv32/rv32_core.h"
-#include "models/rv32/rv32_memory_map.h"
+#include "firmware/rv32/rv32_memory_map.h"
 #include "models/rv32/tcm.h"
 #include "platform/cpu_model.h"
 #include "platform/irq_controller.h"

@@ -8,8 +8,7 @@
 namespace photon {
 
 Scratchpad::Scratchpad(sc_core::sc_module_name name, const ScratchpadConfig& cfg, bool functional)
-    : sc_module(name), mem("mem"), cfg_(cfg), timing_(cfg), functional_(functional),
-      ports_(cfg.ports) {
+    : sc_module(name), mem("mem"), cfg_(cfg), timing_(cfg), functional_(functional), ports_(cfg.ports) {
   if (functional_) data_.assign(cfg_.size_bytes(), 0);
   mem.register_b_transport(this, &Scratchpad::b_transport);
   mem.register_transport_dbg(this, &Scratchpad::transport_dbg);
@@ -44,8 +43,10 @@ void Scratchpad::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     for (uint64_t r = 0; r < shape.rows; ++r) {
       uint8_t* row = gp.get_data_ptr() + r * shape.row_bytes;
       uint8_t* mem = data_.data() + off + r * shape.stride;
-      if (gp.is_read()) std::memcpy(row, mem, shape.row_bytes);
-      else std::memcpy(mem, row, shape.row_bytes);
+      if (gp.is_read())
+        std::memcpy(row, mem, shape.row_bytes);
+      else
+        std::memcpy(mem, row, shape.row_bytes);
     }
   }
   if (gp.is_read()) {

@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "models/scratchpad/scratchpad_config.h"
 #include "models/scratchpad/scratchpad_timing.h"

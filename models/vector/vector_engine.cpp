@@ -54,27 +54,20 @@ IssueResult VectorEngine::issue(const pcs::Command& cmd, uint64_t now_cycle, con
       case vec::OpClass::Scalar:
         for (uint64_t i = 0; i < n; ++i) y[i] = vec::scalar(v.op, x[i], v.imm0, v.imm1);
         break;
-      case vec::OpClass::Softmax:
-        vec::softmax_rows(x.data(), y.data(), plan.rows, v.inner);
-        break;
+      case vec::OpClass::Softmax: vec::softmax_rows(x.data(), y.data(), plan.rows, v.inner); break;
       case vec::OpClass::LayerNorm:
         vec::layernorm_rows(x.data(), s1.data(), s2.data(), v.imm0, y.data(), plan.rows, v.inner);
         break;
-      case vec::OpClass::Reduce:
-        vec::reduce_rows(v.op, x.data(), y.data(), plan.rows, v.inner);
-        break;
+      case vec::OpClass::Reduce: vec::reduce_rows(v.op, x.data(), y.data(), plan.rows, v.inner); break;
       case vec::OpClass::Pool:
-        if (v.op == pcs::Vector::kMaxPool) vec::max_pool(x.data(), y.data(), vec::window_of(v));
-        else vec::avg_pool(x.data(), y.data(), vec::window_of(v), v.count_include_pad != 0);
+        if (v.op == pcs::Vector::kMaxPool)
+          vec::max_pool(x.data(), y.data(), vec::window_of(v));
+        else
+          vec::avg_pool(x.data(), y.data(), vec::window_of(v), v.count_include_pad != 0);
         break;
-      case vec::OpClass::Im2col:
-        vec::im2col(x.data(), y.data(), vec::window_of(v));
-        break;
-      case vec::OpClass::Transpose:
-        vec::transpose(x.data(), y.data(), plan.rows, v.inner);
-        break;
-      case vec::OpClass::Unknown:
-        break;
+      case vec::OpClass::Im2col: vec::im2col(x.data(), y.data(), vec::window_of(v)); break;
+      case vec::OpClass::Transpose: vec::transpose(x.data(), y.data(), plan.rows, v.inner); break;
+      case vec::OpClass::Unknown: break;
     }
     if (!y.empty()) std::memcpy(spm.data + v.dst, y.data(), plan.dst_bytes);
   }

@@ -10,18 +10,37 @@ using V = pcs::Vector;
 
 OpClass op_class(uint8_t op) {
   switch (op) {
-    case V::kCopy: case V::kRelu: case V::kGelu: case V::kSilu: case V::kSigmoid: case V::kTanh:
-    case V::kErf: case V::kExp: case V::kSqrt: case V::kRecip: case V::kNeg: case V::kAbs:
-      return OpClass::Unary;
-    case V::kAdd: case V::kSub: case V::kMul: case V::kDiv: case V::kMax: case V::kMin:
-    case V::kPow:
-      return OpClass::Binary;
-    case V::kAddScalar: case V::kMulScalar: case V::kClip: case V::kLeakyRelu: case V::kPowScalar:
-      return OpClass::Scalar;
+    case V::kCopy:
+    case V::kRelu:
+    case V::kGelu:
+    case V::kSilu:
+    case V::kSigmoid:
+    case V::kTanh:
+    case V::kErf:
+    case V::kExp:
+    case V::kSqrt:
+    case V::kRecip:
+    case V::kNeg:
+    case V::kAbs: return OpClass::Unary;
+    case V::kAdd:
+    case V::kSub:
+    case V::kMul:
+    case V::kDiv:
+    case V::kMax:
+    case V::kMin:
+    case V::kPow: return OpClass::Binary;
+    case V::kAddScalar:
+    case V::kMulScalar:
+    case V::kClip:
+    case V::kLeakyRelu:
+    case V::kPowScalar: return OpClass::Scalar;
     case V::kSoftmax: return OpClass::Softmax;
     case V::kLayerNorm: return OpClass::LayerNorm;
-    case V::kReduceSum: case V::kReduceMean: case V::kReduceMax: return OpClass::Reduce;
-    case V::kMaxPool: case V::kAvgPool: return OpClass::Pool;
+    case V::kReduceSum:
+    case V::kReduceMean:
+    case V::kReduceMax: return OpClass::Reduce;
+    case V::kMaxPool:
+    case V::kAvgPool: return OpClass::Pool;
     case V::kIm2col: return OpClass::Im2col;
     case V::kTranspose: return OpClass::Transpose;
     default: return OpClass::Unknown;
@@ -30,11 +49,15 @@ OpClass op_class(uint8_t op) {
 
 bool is_transcendental(uint8_t op) {
   switch (op) {
-    case V::kGelu: case V::kSilu: case V::kSigmoid: case V::kTanh: case V::kErf: case V::kExp:
-    case V::kPow: case V::kPowScalar:
-      return true;
-    default:
-      return false;
+    case V::kGelu:
+    case V::kSilu:
+    case V::kSigmoid:
+    case V::kTanh:
+    case V::kErf:
+    case V::kExp:
+    case V::kPow:
+    case V::kPowScalar: return true;
+    default: return false;
   }
 }
 
@@ -104,8 +127,8 @@ void softmax_rows(const float* x, float* y, uint64_t rows, uint32_t inner) {
   }
 }
 
-void layernorm_rows(const float* x, const float* gamma, const float* beta, float eps, float* y,
-                    uint64_t rows, uint32_t inner) {
+void layernorm_rows(const float* x, const float* gamma, const float* beta, float eps, float* y, uint64_t rows,
+                    uint32_t inner) {
   for (uint64_t r = 0; r < rows; ++r) {
     const float* xr = x + r * inner;
     float* yr = y + r * inner;
@@ -140,9 +163,18 @@ Window2d window_of(const pcs::Vector& v) {
   Window2d g;
   const uint64_t hw = uint64_t(v.h) * v.w;
   g.c = hw ? v.n / hw : 0;
-  g.h = v.h; g.w = v.w; g.oh = v.oh; g.ow = v.ow; g.kh = v.kh; g.kw = v.kw;
-  g.sh = v.sh; g.sw = v.sw; g.pad_top = v.pad_top; g.pad_left = v.pad_left;
-  g.dh = v.dilation_h(); g.dw = v.dilation_w();
+  g.h = v.h;
+  g.w = v.w;
+  g.oh = v.oh;
+  g.ow = v.ow;
+  g.kh = v.kh;
+  g.kw = v.kw;
+  g.sh = v.sh;
+  g.sw = v.sw;
+  g.pad_top = v.pad_top;
+  g.pad_left = v.pad_left;
+  g.dh = v.dilation_h();
+  g.dw = v.dilation_w();
   return g;
 }
 
@@ -178,8 +210,15 @@ void avg_pool(const float* x, float* y, const Window2d& g, bool count_include_pa
   double sum = 0.0;
   uint32_t count = 0;
   for_windows(
-      g, [&] { sum = 0.0; count = 0; },
-      [&](uint64_t in) { sum += x[in]; ++count; },
+      g,
+      [&] {
+        sum = 0.0;
+        count = 0;
+      },
+      [&](uint64_t in) {
+        sum += x[in];
+        ++count;
+      },
       [&](uint64_t out) {
         const uint32_t d = count_include_pad ? g.kh * g.kw : count;
         y[out] = d ? static_cast<float>(sum / d) : 0.0f;

@@ -12,13 +12,12 @@
 
 #include <cstdint>
 
-#include "workloads/pcs/command.h"
+#include "isa/command.h"
 
 namespace photon::vec {
 
 /// Op classes of pcs::Vector::Op.
-enum class OpClass { Unary, Binary, Scalar, Softmax, LayerNorm, Reduce, Pool, Im2col, Transpose,
-                     Unknown };
+enum class OpClass { Unary, Binary, Scalar, Softmax, LayerNorm, Reduce, Pool, Im2col, Transpose, Unknown };
 OpClass op_class(uint8_t op);
 /// True for the ops evaluated with a transcendental function (exp, erf, tanh, pow).
 bool is_transcendental(uint8_t op);
@@ -34,8 +33,8 @@ float scalar(uint8_t op, float x, float imm0, float imm1);
 /// Softmax of each of `rows` rows of `inner` elements: y = e^(x - max) / sum e^(x - max).
 void softmax_rows(const float* x, float* y, uint64_t rows, uint32_t inner);
 /// LayerNorm of each row: y = (x - mean) / sqrt(var + eps) * gamma[c] + beta[c].
-void layernorm_rows(const float* x, const float* gamma, const float* beta, float eps, float* y,
-                    uint64_t rows, uint32_t inner);
+void layernorm_rows(const float* x, const float* gamma, const float* beta, float eps, float* y, uint64_t rows,
+                    uint32_t inner);
 /// ReduceSum / ReduceMean / ReduceMax of each row into y[row].
 void reduce_rows(uint8_t op, const float* x, float* y, uint64_t rows, uint32_t inner);
 
@@ -43,8 +42,7 @@ void reduce_rows(uint8_t op, const float* x, float* y, uint64_t rows, uint32_t i
 /// strides sh, sw; input row of window oy, kernel row i is oy*sh - pad_top + i (likewise x).
 struct Window2d {
   uint64_t c = 0;
-  uint32_t h = 0, w = 0, oh = 0, ow = 0, kh = 0, kw = 0, sh = 1, sw = 1, pad_top = 0,
-           pad_left = 0;
+  uint32_t h = 0, w = 0, oh = 0, ow = 0, kh = 0, kw = 0, sh = 1, sw = 1, pad_top = 0, pad_left = 0;
   uint32_t dh = 1, dw = 1;  ///< im2col tap spacing (ONNX Conv dilations); pooling ignores it
 };
 Window2d window_of(const pcs::Vector& v);

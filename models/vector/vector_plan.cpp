@@ -9,9 +9,7 @@ namespace photon {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& what) {
-  throw UnitFault(UnitErrorCode::Decode, "vector: " + what);
-}
+[[noreturn]] void bad(const std::string& what) { throw UnitFault(UnitErrorCode::Decode, "vector: " + what); }
 
 struct Passes {
   const VectorConfig& cfg;
@@ -24,12 +22,10 @@ struct Passes {
 };
 
 void check_window(const pcs::Vector& v, bool pooling) {
-  if (v.h == 0 || v.w == 0 || v.oh == 0 || v.ow == 0 || v.kh == 0 || v.kw == 0 || v.sh == 0 ||
-      v.sw == 0)
+  if (v.h == 0 || v.w == 0 || v.oh == 0 || v.ow == 0 || v.kh == 0 || v.kw == 0 || v.sh == 0 || v.sw == 0)
     bad("zero pooling geometry (h w oh ow kh kw sh sw must be positive)");
   const uint64_t hw = uint64_t(v.h) * v.w;
-  if (v.n % hw != 0)
-    bad("n " + std::to_string(v.n) + " is not a multiple of h*w " + std::to_string(hw));
+  if (v.n % hw != 0) bad("n " + std::to_string(v.n) + " is not a multiple of h*w " + std::to_string(hw));
   if (!pooling) return;
   // Every pooling window must hold at least one in-image element.
   if (v.pad_top >= v.kh || v.pad_left >= v.kw) bad("padding not smaller than the kernel");
@@ -62,9 +58,7 @@ VectorPlan vector_plan(const VectorConfig& cfg, const pcs::Vector& v) {
   switch (cls) {
     case vec::OpClass::Unary:
     case vec::OpClass::Scalar:
-    case vec::OpClass::Transpose:
-      pass.add(n, c);
-      break;
+    case vec::OpClass::Transpose: pass.add(n, c); break;
     case vec::OpClass::Binary:
       if (v.bcast_inner == 0 || v.bcast_len == 0) bad("bcast_inner and bcast_len must be positive");
       p.src1_bytes = 4ull * v.bcast_len;
@@ -104,8 +98,7 @@ VectorPlan vector_plan(const VectorConfig& cfg, const pcs::Vector& v) {
       pass.add(outs, 1);
       break;
     }
-    case vec::OpClass::Unknown:
-      break;
+    case vec::OpClass::Unknown: break;
   }
   p.cycles += cfg.pipeline_depth;
   p.energy_pj = cfg.energy_pj_per_op * static_cast<double>(p.element_ops);

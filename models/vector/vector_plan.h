@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
+#include "isa/command.h"
 #include "models/vector/vector_config.h"
-#include "workloads/pcs/command.h"
 
 namespace photon {
 
@@ -25,10 +25,10 @@ namespace photon {
 /// Energy: energy_pj_per_op * sum over passes of E * c (a transcendental element costs c ops).
 struct VectorPlan {
   uint64_t src0_bytes = 0, src1_bytes = 0, src2_bytes = 0, dst_bytes = 0;
-  uint64_t rows = 0;          ///< n / inner for row ops and transpose
-  uint64_t element_ops = 0;   ///< sum over passes of E * c
-  uint64_t elements = 0;      ///< output elements
-  uint64_t cycles = 0;        ///< clock_ghz cycles, including pipeline_depth
+  uint64_t rows = 0;         ///< n / inner for row ops and transpose
+  uint64_t element_ops = 0;  ///< sum over passes of E * c
+  uint64_t elements = 0;     ///< output elements
+  uint64_t cycles = 0;       ///< clock_ghz cycles, including pipeline_depth
   double energy_pj = 0;
 };
 

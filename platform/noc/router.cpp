@@ -46,8 +46,7 @@ void DataRouter::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time
   Window& w = windows_[t];
   double now_ns = (sc_core::sc_time_stamp() + delay).to_seconds() * 1e9;
   const double dur = double(len) / cfg_.port_bandwidth_gbps;
-  const double start =
-      w.port.reserve(now_ns, dur, sc_core::sc_time_stamp().to_seconds() * 1e9);
+  const double start = w.port.reserve(now_ns, dur, sc_core::sc_time_stamp().to_seconds() * 1e9);
   delay += sc_core::sc_time(start - now_ns + cfg_.hop_latency_ns, sc_core::SC_NS);
   gp.set_address(addr - w.base);
   out[t]->b_transport(gp, delay);

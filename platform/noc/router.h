@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <systemc>
+#include <tlm>
 
-#include "platform/config/platform_config.h"
+#include "platform/noc/noc_config.h"
 #include "platform/noc/port_calendar.h"
 
 namespace photon {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 
@@ -27,7 +27,8 @@ RegisterBlock::RegisterBlock(const std::string& instance) : instance_(instance) 
     if (instance != s.instance) continue;
     found = true;
     base_ = s.base;
-    regs_.push_back(Reg{s.name, s.offset, s.count, s.access, std::vector<uint32_t>(s.count, s.reset), {}, {}});
+    regs_.push_back(
+        Reg{s.name, s.offset, s.count, s.access, std::vector<uint32_t>(s.count, s.reset), {}, {}});
     size_ = std::max(size_, s.offset + 4 * s.count);
   }
   if (!found) throw Error("no register block instance '" + instance + "' in registers.yaml");
@@ -58,8 +59,12 @@ bool RegisterBlock::reject(const std::string& why) {
   return false;
 }
 
-void RegisterBlock::on_read(const std::string& reg, ReadHook hook) { by_name(reg).read_hook = std::move(hook); }
-void RegisterBlock::on_write(const std::string& reg, WriteHook hook) { by_name(reg).write_hook = std::move(hook); }
+void RegisterBlock::on_read(const std::string& reg, ReadHook hook) {
+  by_name(reg).read_hook = std::move(hook);
+}
+void RegisterBlock::on_write(const std::string& reg, WriteHook hook) {
+  by_name(reg).write_hook = std::move(hook);
+}
 
 bool RegisterBlock::read(uint32_t offset, uint32_t& value) {
   uint32_t index = 0;
@@ -77,8 +82,7 @@ bool RegisterBlock::write(uint32_t offset, uint32_t value) {
   if (offset % 4) return reject("misaligned write of " + instance_ + " at " + hex(offset));
   Reg* r = find(offset, index);
   if (!r) return reject("write of unmapped " + instance_ + " offset " + hex(offset));
-  if (r->access == RegAccess::ReadOnly)
-    return reject("write to read-only " + instance_ + "." + r->name);
+  if (r->access == RegAccess::ReadOnly) return reject("write to read-only " + instance_ + "." + r->name);
   if (r->access != RegAccess::WriteOneToClear) r->values[index] = value;
   if (r->write_hook) r->write_hook(index, value);
   return true;

@@ -35,7 +35,7 @@ const std::vector<RegSpec>& register_table();
 
 class RegisterBlock {
  public:
-  using ReadHook = std::function<uint32_t(uint32_t index)>;             // index in an array
+  using ReadHook = std::function<uint32_t(uint32_t index)>;  // index in an array
   using WriteHook = std::function<void(uint32_t index, uint32_t value)>;
 
   /// Builds the block `instance` (e.g. "SYS", "DMA"). Throws Error if the table has no such instance.

@@ -57,7 +57,10 @@ std::vector<OpWork> count_op_work(const pcs::Program& p, uint64_t hbm_base, uint
         case pcs::Ntt::kForward:
         case pcs::Ntt::kInverse: o.ntt_limb_transforms += n->limbs; break;
         case pcs::Ntt::kMulMod: o.modmul_words += words; break;
-        case pcs::Ntt::kMulAccMod: o.modmul_words += words; o.modadd_words += words; break;
+        case pcs::Ntt::kMulAccMod:
+          o.modmul_words += words;
+          o.modadd_words += words;
+          break;
         case pcs::Ntt::kAddMod:
         case pcs::Ntt::kSubMod: o.modadd_words += words; break;
         case pcs::Ntt::kAutomorph: o.automorph_words += words; break;

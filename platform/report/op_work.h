@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workloads/pcs/program.h"
+#include "isa/program.h"
 
 namespace photon {
 
@@ -20,8 +20,7 @@ struct OpWork {
   uint64_t dma_bytes = 0, hbm_read_bytes = 0, hbm_write_bytes = 0;
   uint64_t gemm_macs = 0;
   uint64_t vector_elements = 0;
-  uint64_t ntt_limb_transforms = 0, modmul_words = 0, modadd_words = 0, bconv_macs = 0,
-           automorph_words = 0;
+  uint64_t ntt_limb_transforms = 0, modmul_words = 0, modadd_words = 0, bconv_macs = 0, automorph_words = 0;
 
   OpWork& operator+=(const OpWork& o);
   nlohmann::json to_json() const;

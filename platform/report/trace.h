@@ -11,8 +11,8 @@
 namespace photon {
 
 struct TraceEvent {
-  std::string track;   ///< unit or queue, e.g. "queue.gemm", "firmware"
-  std::string name;    ///< e.g. "gemm", "dma", "wait sem 3"
+  std::string track;  ///< unit or queue, e.g. "queue.gemm", "firmware"
+  std::string name;   ///< e.g. "gemm", "dma", "wait sem 3"
   double start_ns = 0, end_ns = 0;
   uint32_t tag = 0xFFFFFFFFu;  ///< op-table index (pcs::kNoTag if none)
   uint32_t command = 0;        ///< command index in the stream

@@ -8,9 +8,9 @@
 namespace photon {
 
 struct UnitStats {
-  double busy_ns = 0;       ///< time the unit was doing work (union of its busy intervals), ns
-  double energy_pj = 0;     ///< dynamic energy, pJ
-  uint64_t commands = 0;    ///< commands (or transactions) completed
+  double busy_ns = 0;                      ///< time the unit was doing work (union of its busy intervals), ns
+  double energy_pj = 0;                    ///< dynamic energy, pJ
+  uint64_t commands = 0;                   ///< commands (or transactions) completed
   std::map<std::string, double> counters;  ///< unit-specific, names carry units ("bytes_read")
 
   /// Adds a busy interval [start_ns, end_ns); overlapping intervals added in nondecreasing start

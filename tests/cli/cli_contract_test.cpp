@@ -47,12 +47,12 @@ TEST(Cli, UnknownWorkloadTypeAndMissingFile) {
 TEST(Cli, RunWritesReportAndTraceWithContractFields) {
   std::string pcs = temp_path("gemm.pcs"), rep = temp_path("rep.json"), tr = temp_path("trace.json");
   ASSERT_EQ(photon("asm " + src("examples/gemm.pasm") + " -o " + pcs).status, 0);
-  auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + pcs +
-                  " --report " + rep + " --trace " + tr + " --quiet");
+  auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + pcs + " --report " + rep +
+                  " --trace " + tr + " --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(slurp(rep));
-  for (const char* k : {"simulated_time_ns", "wall_time_s", "workload", "config", "units", "hbm",
-                        "energy_pj", "ops", "unsupported"})
+  for (const char* k : {"simulated_time_ns", "wall_time_s", "workload", "config", "units", "hbm", "energy_pj",
+                        "ops", "unsupported"})
     EXPECT_TRUE(j.contains(k)) << k;
   EXPECT_GT(j["simulated_time_ns"].get<double>(), 0);
   for (const char* u : {"dma", "optical_gemm", "ntt", "vector", "hbm", "scratchpad"}) {

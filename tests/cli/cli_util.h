@@ -32,7 +32,8 @@ inline std::string temp_path(const std::string& name) {
 /// `args` is appended to the binary path as given (shell-quoted by the caller where needed).
 inline CliResult photon(const std::string& args) {
   static int counter = 0;
-  std::string out = temp_path("out" + std::to_string(counter)), err = temp_path("err" + std::to_string(counter));
+  std::string out = temp_path("out" + std::to_string(counter)),
+              err = temp_path("err" + std::to_string(counter));
   ++counter;
   std::string cmd = std::string(PHOTON_BINARY) + " " + args + " >" + out + " 2>" + err;
   int rc = std::system(cmd.c_str());

@@ -35,8 +35,9 @@ const char* kGemm = "gemm a=0x100000 b=0x200000 c=0x300000 m=256 n=256 k=256 lda
 TEST(CommandStream, EveryExampleRunsToCompletion) {
   for (const char* ex : {"dma", "gemm", "ntt", "vector", "double_buffer"}) {
     std::string rep = temp_path(std::string(ex) + "_ex.json");
-    auto r = photon("run --config " + src("configs/default.yaml") + " --workload " +
-                    src(std::string("examples/") + ex + ".pasm") + " --mode functional --report " + rep + " -q");
+    auto r =
+        photon("run --config " + src("configs/default.yaml") + " --workload " +
+               src(std::string("examples/") + ex + ".pasm") + " --mode functional --report " + rep + " -q");
     EXPECT_EQ(r.status, 0) << ex << ": " << r.err;
     auto j = nlohmann::json::parse(slurp(rep));
     EXPECT_EQ(j["status"], "ok") << ex;
@@ -52,8 +53,8 @@ TEST(CommandStream, IndependentDmaAndGemmOverlap) {
   EXPECT_LT(both, dma + gemm);
   EXPECT_GE(both, std::max(dma, gemm) * 0.999);
   // A semaphore that orders them serialises them again.
-  double ordered = sim_ns("ordered", std::string(kDma) + "signal queue=dma sem=0\nwait queue=gemm sem=0\n" +
-                                         kGemm + "end\n");
+  double ordered = sim_ns(
+      "ordered", std::string(kDma) + "signal queue=dma sem=0\nwait queue=gemm sem=0\n" + kGemm + "end\n");
   EXPECT_GT(ordered, both);
 }
 
@@ -74,8 +75,8 @@ TEST(CommandStream, MissingEndIsReported) {
 }
 
 TEST(CommandStream, OutOfRangeOperandStopsWithTheCommandIndex) {
-  auto r = run_text("oob", std::string(kDma) +
-                               "gemm a=0x7ff000 b=0 c=0 m=64 n=64 k=64 lda=64 ldb=64 ldc=64\nend\n",
+  auto r = run_text("oob",
+                    std::string(kDma) + "gemm a=0x7ff000 b=0 c=0 m=64 n=64 k=64 lda=64 ldb=64 ldc=64\nend\n",
                     "--mode functional");
   EXPECT_NE(r.status, 0);
   EXPECT_THAT(r.err, HasSubstr("command 1"));

@@ -25,9 +25,10 @@ TEST(NumericsError, PhysicalNumericsReportErrorAgainstIdeal) {
   EXPECT_LT(rel, 1.0);
   // 16-bit converters without noise: the error is quantisation only, 2^-15 of full scale per
   // dot product, far below 1e-2 of the output's RMS.
-  auto fine = run_lenet("fine", "--set optical_gemm.numerics=physical --set optical_gemm.noise_std=0 "
-                                "--set optical_gemm.dac_bits=16 --set optical_gemm.weight_bits=16 "
-                                "--set optical_gemm.adc_bits=16");
+  auto fine = run_lenet("fine",
+                        "--set optical_gemm.numerics=physical --set optical_gemm.noise_std=0 "
+                        "--set optical_gemm.dac_bits=16 --set optical_gemm.weight_bits=16 "
+                        "--set optical_gemm.adc_bits=16");
   double rel_fine = fine["numerics_error"]["output"]["relative_rms_error"].get<double>();
   EXPECT_LT(rel_fine, 1e-2);
   EXPECT_LT(rel_fine, rel);

@@ -83,7 +83,8 @@ std::vector<float> tensor_values(const std::string& path) {
 TEST(OnnxRunChecks, DilatedGroupedConvMatchesDirectConvolution) {
   const int64_t N = 1, C = 4, H = 9, W = 8, M = 6, G = 2, Cg = C / G, KH = 3, KW = 2;
   const int64_t sh = 2, sw = 1, dh = 2, dw = 1, ptop = 1, pleft = 2, pbot = 0, pright = 1;
-  const int64_t OH = (H + ptop + pbot - (dh * (KH - 1) + 1)) / sh + 1, OW = (W + pleft + pright - (dw * (KW - 1) + 1)) / sw + 1;
+  const int64_t OH = (H + ptop + pbot - (dh * (KH - 1) + 1)) / sh + 1,
+                OW = (W + pleft + pright - (dw * (KW - 1) + 1)) / sw + 1;
   ASSERT_EQ(OH, 3);
   ASSERT_EQ(OW, 10);
   std::vector<float> x(N * C * H * W), w(M * Cg * KH * KW), b(M);
@@ -100,7 +101,8 @@ TEST(OnnxRunChecks, DilatedGroupedConvMatchesDirectConvolution) {
             for (int64_t j = 0; j < KW; ++j) {
               const int64_t iy = oy * sh - ptop + i * dh, ix = ox * sw - pleft + j * dw;
               if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
-              acc += double(x[((m / (M / G) * Cg + c) * H + iy) * W + ix]) * w[((m * Cg + c) * KH + i) * KW + j];
+              acc +=
+                  double(x[((m / (M / G) * Cg + c) * H + iy) * W + ix]) * w[((m * Cg + c) * KH + i) * KW + j];
             }
         want[(m * OH + oy) * OW + ox] = float(acc);
       }
@@ -122,7 +124,8 @@ TEST(OnnxRunChecks, DilatedGroupedConvMatchesDirectConvolution) {
   for (int64_t s : {N, C, H, W}) xt.add_dims(s);
   for (float v : x) xt.add_float_data(v);
   const std::string xpb = pt::write_bytes(d, "x.pb", xt.SerializeAsString());
-  CliResult r = photon_test::photon(base_args(path) + "--mode functional --input x=" + xpb + " --dump-outputs " + out + " -q");
+  CliResult r = photon_test::photon(base_args(path) + "--mode functional --input x=" + xpb +
+                                    " --dump-outputs " + out + " -q");
   ASSERT_EQ(r.status, 0) << r.err;
   const std::vector<float> got = tensor_values(out + "/y.pb");
   ASSERT_EQ(got.size(), want.size());
@@ -132,7 +135,8 @@ TEST(OnnxRunChecks, DilatedGroupedConvMatchesDirectConvolution) {
 TEST(OnnxRunChecks, FunctionalRunWithHostFallbackFailsBeforeSimulating) {
   pt::TempDir d;
   const std::string model = softmax_model(d), rep = d.file("rep.json"), out = d.file("out");
-  CliResult r = photon_test::photon(base_args(model) + "--mode functional --report " + rep + " --dump-outputs " + out + " -q");
+  CliResult r = photon_test::photon(base_args(model) + "--mode functional --report " + rep +
+                                    " --dump-outputs " + out + " -q");
   EXPECT_NE(r.status, 0);
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("functional mode cannot compute node 'sm' (Softmax, Softmax over a non-last axis): "
@@ -170,10 +174,12 @@ TEST(OnnxRunChecks, ReshapeWithDifferentElementCountIsAnError) {
 TEST(OnnxRunChecks, OutputsDumpedToTheSameFileAreAnError) {
   pt::TempDir d;
   const std::string model = two_output_model(d), out = d.file("out"), rep = d.file("rep.json");
-  CliResult r = photon_test::photon(base_args(model) + "--mode functional --dump-outputs " + out + " --report " + rep + " -q");
+  CliResult r = photon_test::photon(base_args(model) + "--mode functional --dump-outputs " + out +
+                                    " --report " + rep + " -q");
   EXPECT_NE(r.status, 0);
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("outputs 'a/b' and 'a_b' would both be written to " + out + "/a_b.pb"), std::string::npos)
+  EXPECT_NE(r.err.find("outputs 'a/b' and 'a_b' would both be written to " + out + "/a_b.pb"),
+            std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists(rep));
@@ -182,22 +188,25 @@ TEST(OnnxRunChecks, OutputsDumpedToTheSameFileAreAnError) {
 TEST(OnnxRunChecks, MissingInputIsNotedAndRepeatedInputIsAnError) {
   pt::TempDir d;
   const std::string model = relu_model(d), rep = d.file("rep.json"), out = d.file("out");
-  CliResult r = photon_test::photon(base_args(model) + "--mode functional --report " + rep + " --dump-outputs " + out + " -q");
+  CliResult r = photon_test::photon(base_args(model) + "--mode functional --report " + rep +
+                                    " --dump-outputs " + out + " -q");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "note: input 'x' not given: all zeros\n");
   nlohmann::json j = nlohmann::json::parse(slurp(rep));
   const auto notes = j["workload_info"]["functional_notes"];
-  EXPECT_NE(std::find(notes.begin(), notes.end(), "input 'x' not given: all zeros"), notes.end()) << notes.dump();
+  EXPECT_NE(std::find(notes.begin(), notes.end(), "input 'x' not given: all zeros"), notes.end())
+      << notes.dump();
   // With the input given: no note, and relu of the data.
   const std::string x = relu_input(d);
-  CliResult g = photon_test::photon(base_args(model) + "--mode functional --input x=" + x + " --report " + rep +
-                       " --dump-outputs " + out + " -q");
+  CliResult g = photon_test::photon(base_args(model) + "--mode functional --input x=" + x + " --report " +
+                                    rep + " --dump-outputs " + out + " -q");
   ASSERT_EQ(g.status, 0) << g.err;
   EXPECT_EQ(g.err, "");
   const std::vector<float> v = tensor_values(out + "/y.pb");
   const std::vector<float> want = {0.0f, 0.0f, 0.0f, 0.0f, 0.5f, 1.0f};  // max(0, i/2 - 2), i = 1..6
   EXPECT_EQ(v, want);
-  CliResult twice = photon_test::photon(base_args(model) + "--mode functional --input x=" + x + " --input x=" + x + " -q");
+  CliResult twice =
+      photon_test::photon(base_args(model) + "--mode functional --input x=" + x + " --input x=" + x + " -q");
   EXPECT_NE(twice.status, 0);
   EXPECT_EQ(count_lines(twice.err), 1) << twice.err;
   EXPECT_NE(twice.err.find("input 'x' is given more than once"), std::string::npos) << twice.err;
@@ -207,7 +216,8 @@ TEST(OnnxRunChecks, DumpDirectoryUnderARegularFileIsAClearError) {
   pt::TempDir d;
   const std::string model = relu_model(d), afile = d.file("afile");
   write_text(afile, "not a directory\n");
-  CliResult r = photon_test::photon(base_args(model) + "--mode functional --dump-outputs " + afile + "/sub -q");
+  CliResult r =
+      photon_test::photon(base_args(model) + "--mode functional --dump-outputs " + afile + "/sub -q");
   EXPECT_NE(r.status, 0);
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
   EXPECT_EQ(r.err.find("filesystem error"), std::string::npos) << r.err;

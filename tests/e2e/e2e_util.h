@@ -107,9 +107,9 @@ inline void record_wall(const std::string& what, double s) {
 
 /// The CLI contract for errors: non-zero exit status, exactly one line on stderr, the line
 /// contains `needle`.
-#define EXPECT_ONE_LINE_ERROR(r, needle)                                      \
-  do {                                                                        \
-    EXPECT_NE((r).status, 0);                                                 \
-    EXPECT_EQ(photon_e2e::count_lines((r).err), 1) << (r).err.substr(0, 2000); \
+#define EXPECT_ONE_LINE_ERROR(r, needle)                                           \
+  do {                                                                             \
+    EXPECT_NE((r).status, 0);                                                      \
+    EXPECT_EQ(photon_e2e::count_lines((r).err), 1) << (r).err.substr(0, 2000);     \
     EXPECT_NE((r).err.find(needle), std::string::npos) << (r).err.substr(0, 2000); \
   } while (0)

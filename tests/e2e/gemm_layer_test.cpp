@@ -1,6 +1,6 @@
 // Per-layer optical-engine time: for every Conv and Gemm/MatMul layer, the simulated busy time of
 // the optical engine in the report (ops[tag].unit_ns.optical_gemm, the sum of that layer's GEMM
-// command durations in the trace, platform/platform.cpp Platform::report) equals the mapping's
+// command durations in the trace, soc/platform.cpp Platform::report) equals the mapping's
 // closed form (workloads/lowering/gemm_timing.h gemm_layer_formula_ns) evaluated on the same
 // model compiled in-process with the same configuration. The engine rounds each command to its
 // electronic clock, so the allowed difference is one engine cycle per GEMM command.
@@ -17,7 +17,7 @@ namespace {
 
 void check_layers(const std::string& model, const std::string& tag) {
   const std::string config = src("configs/default.yaml");
-  const photon::PlatformConfig cfg = photon::load_platform_config(config, {});
+  const photon::RunConfig cfg = photon::load_run_config(config, {});
   const photon::CompiledWorkload w = photon::compile_workload(model, cfg);
 
   const std::string dir = fresh_dir("g_" + tag), report = dir + "/report.json";
@@ -58,7 +58,8 @@ TEST(GemmLayer, Lenet5OpticalTimeMatchesFormula) {
 
 TEST(GemmLayer, Resnet8OpticalTimeMatchesFormula) {
   const std::string dir = fresh_dir("resnet8_model");
-  const std::string cmd = "/usr/bin/python3 " + src("scripts/make_example_models.py") + " " + dir + " >/dev/null";
+  const std::string cmd =
+      "/usr/bin/python3 " + src("scripts/make_example_models.py") + " " + dir + " >/dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   check_layers(dir + "/resnet8_cifar.onnx", "resnet8");
 }

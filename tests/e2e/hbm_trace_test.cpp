@@ -18,8 +18,8 @@ TEST_P(HbmTrace, CliMatchesDramsim3) {
   const std::string name = GetParam(), trace = shared(kDir + name + ".trace");
   const nlohmann::json ref = read_json(shared(kDir + "reference.json")).at(name);
   const std::string dir = fresh_dir("hbm_" + name), report = dir + "/report.json";
-  CliResult r = photon("hbm --config " + src("configs/default.yaml") + " --set hbm.preset=hbm2_dramsim3 --trace " +
-                       trace + " --report " + report);
+  CliResult r = photon("hbm --config " + src("configs/default.yaml") +
+                       " --set hbm.preset=hbm2_dramsim3 --trace " + trace + " --report " + report);
   record_wall("hbm_" + name, r.wall_s);
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json got = read_json(report);
@@ -35,7 +35,8 @@ TEST_P(HbmTrace, CliMatchesDramsim3) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Reference, HbmTrace,
-                         ::testing::Values("stream_read", "random_read", "row_conflict", "sparse_random_read"),
+                         ::testing::Values("stream_read", "random_read", "row_conflict",
+                                           "sparse_random_read"),
                          [](const auto& info) { return info.param; });
 
 TEST(HbmTraceErrors, BadCommandNamesFileAndLine) {

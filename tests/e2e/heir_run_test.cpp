@@ -36,7 +36,8 @@ std::map<std::string, int> grep_fhe_ops(const std::string& text) {
     std::smatch m;
     if (!std::regex_search(line, m, op_re)) continue;
     const std::string name = m[1].str(), dialect = name.substr(0, name.find('.'));
-    if (dialect == "ckks" || dialect == "bgv" || dialect == "openfhe" || dialect == "lwe" || dialect == "orion")
+    if (dialect == "ckks" || dialect == "bgv" || dialect == "openfhe" || dialect == "lwe" ||
+        dialect == "orion")
       ++n[name];
   }
   return n;
@@ -97,8 +98,8 @@ class HeirRun : public ::testing::TestWithParam<std::string> {};
 TEST_P(HeirRun, RowsAreTheFileOps) {
   const std::string f = GetParam(), path = heir_input(f + ".mlir");
   const std::string dir = fresh_dir("h_" + f), report = dir + "/report.json";
-  CliResult r = photon("run --config " + src("configs/sharp_like.yaml") + " --workload " + path + " --report " +
-                       report + " -q");
+  CliResult r = photon("run --config " + src("configs/sharp_like.yaml") + " --workload " + path +
+                       " --report " + report + " -q");
   record_wall(f, r.wall_s);
   ASSERT_EQ(r.status, 0) << r.err.substr(0, 2000);
   EXPECT_EQ(r.err, "");
@@ -111,9 +112,11 @@ TEST_P(HeirRun, RowsAreTheFileOps) {
   std::map<std::string, int> expected = grep_fhe_ops(text);
   ASSERT_FALSE(expected.empty());
   for (const auto& u : rep["unsupported"]) --expected[u.value("op", "")];
-  if (expected.count("orion.linear_transform")) expected["orion.linear_transform"] = orion_transform_rows(text);
+  if (expected.count("orion.linear_transform"))
+    expected["orion.linear_transform"] = orion_transform_rows(text);
   expected["fhe.setup"] = 1;  // moduli tables and key-slot set-up, one row per program
-  for (auto it = expected.begin(); it != expected.end();) it = it->second == 0 ? expected.erase(it) : std::next(it);
+  for (auto it = expected.begin(); it != expected.end();)
+    it = it->second == 0 ? expected.erase(it) : std::next(it);
 
   std::map<std::string, int> rows;
   for (const auto& row : rep["ops"]) ++rows[row.value("name", "")];

@@ -48,8 +48,8 @@ photon::TensorInfo run_functional(const std::string& model, const std::string& i
   EXPECT_EQ(g.outputs.size(), 1u);
   const std::string report = dir + "/report.json", out_dir = dir + "/out";
   CliResult r = photon("run --config " + src("configs/default.yaml") + " --workload " +
-                       onnx_input(model + ".onnx") + " --mode functional --input '" + g.inputs.at(0) +
-                       "=" + input_pb + "' --dump-outputs " + out_dir + " --report " + report + " -q");
+                       onnx_input(model + ".onnx") + " --mode functional --input '" + g.inputs.at(0) + "=" +
+                       input_pb + "' --dump-outputs " + out_dir + " --report " + report + " -q");
   record_wall(model + "_functional", r.wall_s);
   EXPECT_EQ(r.status, 0) << r.err.substr(0, 2000);
   nlohmann::json rep = read_json(report);
@@ -121,8 +121,8 @@ TEST_P(LightModel, MatchesOnnxReferenceEvaluator) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Onnx, LightModel,
-                         ::testing::Values("light_squeezenet", "light_bvlc_alexnet",
-                                           "light_inception_v1", "light_resnet50", "light_vgg19"),
+                         ::testing::Values("light_squeezenet", "light_bvlc_alexnet", "light_inception_v1",
+                                           "light_resnet50", "light_vgg19"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

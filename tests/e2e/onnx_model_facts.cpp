@@ -69,7 +69,8 @@ OnnxFacts read_onnx_facts(const std::string& path) {
       int32_t type = onnx::TensorProto::FLOAT;  // ONNX default: a float 0
       for (const auto& a : n.attribute())
         if (a.name() == "value") type = a.t().data_type();
-      if (type == onnx::TensorProto::FLOAT) float_numel[n.output(0)] = product(int64_values(*init.at(n.input(0))));
+      if (type == onnx::TensorProto::FLOAT)
+        float_numel[n.output(0)] = product(int64_values(*init.at(n.input(0))));
     }
   }
   std::set<std::string> weights;

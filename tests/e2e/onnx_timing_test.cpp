@@ -74,7 +74,8 @@ TEST_P(TimingRun, ReportHasEveryContractField) {
 
   // hbm: traffic, bandwidth below the interface peak, hit rate a fraction.
   const nlohmann::json& hbm = rep["hbm"];
-  const double rd = num(hbm, "bytes_read"), wr = num(hbm, "bytes_written"), bw = num(hbm, "avg_bandwidth_gbps");
+  const double rd = num(hbm, "bytes_read"), wr = num(hbm, "bytes_written"),
+               bw = num(hbm, "avg_bandwidth_gbps");
   const double hit = num(hbm, "row_hit_rate");
   EXPECT_GT(wr, 0);
   // The input tensor and each Conv/Gemm/MatMul weight are read from HBM at least once.
@@ -110,8 +111,9 @@ TEST_P(TimingRun, ReportHasEveryContractField) {
   const nlohmann::json& cov = rep["workload_info"]["coverage"];
   const int nodes = cov.value("nodes", -1);
   EXPECT_EQ(nodes, int(facts.compute_nodes.size()));
-  EXPECT_EQ(cov.value("lowered", -1) + cov.value("free", -1) + cov.value("folded", -1) + cov.value("fallback", -1),
-            nodes)
+  EXPECT_EQ(
+      cov.value("lowered", -1) + cov.value("free", -1) + cov.value("folded", -1) + cov.value("fallback", -1),
+      nodes)
       << cov.dump();
   ASSERT_TRUE(rep["unsupported"].is_array());
   EXPECT_EQ(int(rep["unsupported"].size()), cov.value("fallback", -1));

@@ -17,8 +17,8 @@ TEST(PortCalendar, EarlierArrivalUsesTheGapBeforeAFutureReservation) {
   photon::PortCalendar p;
   EXPECT_DOUBLE_EQ(p.reserve(600, 1, 0), 600);
   EXPECT_DOUBLE_EQ(p.reserve(20, 16, 0), 20);
-  EXPECT_DOUBLE_EQ(p.reserve(30, 16, 0), 36);   // after the one at 20
-  EXPECT_DOUBLE_EQ(p.reserve(590, 16, 0), 601); // the gap [52, 600) starts too early for it
+  EXPECT_DOUBLE_EQ(p.reserve(30, 16, 0), 36);    // after the one at 20
+  EXPECT_DOUBLE_EQ(p.reserve(590, 16, 0), 601);  // the gap [52, 600) starts too early for it
   EXPECT_DOUBLE_EQ(p.last_end(), 617);
 }
 

@@ -1,8 +1,8 @@
 // Register blocks built from registers.yaml: offsets, reset values and access rules.
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "photon_regs.h"
-#include "platform/error.h"
 #include "platform/regs/register_block.h"
 
 using photon::RegisterBlock;
@@ -58,6 +58,4 @@ TEST(RegisterBlock, ArrayRegistersAndHooks) {
   EXPECT_EQ(cleared, 0x5u);
 }
 
-TEST(RegisterBlock, UnknownInstanceIsAnError) {
-  EXPECT_THROW(RegisterBlock("NOPE"), photon::Error);
-}
+TEST(RegisterBlock, UnknownInstanceIsAnError) { EXPECT_THROW(RegisterBlock("NOPE"), photon::Error); }

@@ -1,14 +1,14 @@
 // .mlir -> HEIR frontend -> FHE lowering.
 #include <cstdio>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/driver/workload.h"
 #include "workloads/fhe/fhe_lowering.h"
 #include "workloads/heir/heir_frontend.h"
 
 namespace photon {
 
-CompiledWorkload compile_heir(const std::string& path, const PlatformConfig& cfg) {
+CompiledWorkload compile_heir(const std::string& path, const RunConfig& cfg) {
   FheProgram p = load_heir(path);
   CompiledWorkload w;
   w.frontend = "heir";
@@ -21,15 +21,20 @@ CompiledWorkload compile_heir(const std::string& path, const PlatformConfig& cfg
   }
   if (!p.warnings.empty())
     for (const auto& wmsg : p.warnings) {  // located warnings ("path:line:col: ...") already name the file
-      if (wmsg.rfind(path + ":", 0) == 0) std::fprintf(stderr, "photon: warning: %s\n", wmsg.c_str());
-      else std::fprintf(stderr, "photon: warning: %s: %s\n", path.c_str(), wmsg.c_str());
+      if (wmsg.rfind(path + ":", 0) == 0)
+        std::fprintf(stderr, "photon: warning: %s\n", wmsg.c_str());
+      else
+        std::fprintf(stderr, "photon: warning: %s: %s\n", path.c_str(), wmsg.c_str());
     }
   for (const auto& u : p.unsupported)
     w.unsupported.push_back({{"op", u.op}, {"location", u.location}, {"reason", u.reason}});
   std::map<std::string, int> counts;
   for (const auto& op : p.ops) counts[fhe_op_kind_name(op.kind)]++;
-  w.info = {{"scheme", p.scheme}, {"fhe_ops", p.ops.size()}, {"fhe_op_counts", counts},
-            {"derived", p.derived}, {"warnings", p.warnings}};
+  w.info = {{"scheme", p.scheme},
+            {"fhe_ops", p.ops.size()},
+            {"fhe_op_counts", counts},
+            {"derived", p.derived},
+            {"warnings", p.warnings}};
   return w;
 }
 

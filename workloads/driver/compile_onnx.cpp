@@ -1,15 +1,14 @@
 // .onnx -> ONNX frontend -> AI lowering.
 #include <map>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/driver/workload.h"
 #include "workloads/lowering/ai_lowering.h"
 #include "workloads/onnx/onnx_loader.h"
 
 namespace photon {
 
-CompiledWorkload compile_onnx(const std::string& path, const PlatformConfig& cfg,
-                              const CompileOptions& opts) {
+CompiledWorkload compile_onnx(const std::string& path, const RunConfig& cfg, const CompileOptions& opts) {
   Graph g = load_onnx(path, opts.shapes);
   lowering::LoweringResult r = with_error_context(path, [&] { return lowering::lower_graph(g, cfg); });
   CompiledWorkload w;
@@ -17,8 +16,8 @@ CompiledWorkload compile_onnx(const std::string& path, const PlatformConfig& cfg
   w.program = std::move(r.program);
   for (const auto& f : r.splat_fills) w.fills.push_back(FloatFill{f.address, f.bytes / 4, f.value});
   for (const auto& u : r.unsupported)
-    w.unsupported.push_back({{"op", u.op}, {"name", u.node}, {"reason", u.reason},
-                             {"host_cost_ns", u.host_cost_ns}});
+    w.unsupported.push_back(
+        {{"op", u.op}, {"name", u.node}, {"reason", u.reason}, {"host_cost_ns", u.host_cost_ns}});
   auto bind = [&](const std::string& name) {
     auto it = r.tensor_address.find(name);
     if (it == r.tensor_address.end())
@@ -33,12 +32,18 @@ CompiledWorkload compile_onnx(const std::string& path, const PlatformConfig& cfg
     throw Error("cpu.ring_base: the command ring at " + std::to_string(cfg.cpu.ring_base) +
                 " lies inside the model's HBM footprint of " + std::to_string(r.hbm_bytes) + " bytes")
         .with_context(path);
-  nlohmann::json coverage = {{"nodes", r.nodes_total}, {"lowered", r.nodes_lowered},
-                             {"free", r.nodes_free}, {"folded", r.nodes_folded},
-                             {"fallback", r.nodes_fallback}, {"lowered_by_op", r.lowered_by_op},
+  nlohmann::json coverage = {{"nodes", r.nodes_total},
+                             {"lowered", r.nodes_lowered},
+                             {"free", r.nodes_free},
+                             {"folded", r.nodes_folded},
+                             {"fallback", r.nodes_fallback},
+                             {"lowered_by_op", r.lowered_by_op},
                              {"fallback_by_op", r.fallback_by_op}};
-  w.info = {{"graph", g.name}, {"opset", g.opset}, {"coverage", coverage},
-            {"host_fallback_ns", r.host_fallback_ns}, {"hbm_footprint_bytes", r.hbm_bytes},
+  w.info = {{"graph", g.name},
+            {"opset", g.opset},
+            {"coverage", coverage},
+            {"host_fallback_ns", r.host_fallback_ns},
+            {"hbm_footprint_bytes", r.hbm_bytes},
             {"functional_notes", r.functional_notes}};
   return w;
 }

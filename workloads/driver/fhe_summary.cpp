@@ -4,8 +4,9 @@ namespace photon {
 
 nlohmann::json fhe_summary(const nlohmann::json& ops) {
   nlohmann::json by_kind = nlohmann::json::object();
-  nlohmann::json total = {{"count", 0}, {"latency_ns", 0.0}, {"ntt_limb_transforms", 0},
-                          {"modmul_words", 0}, {"bconv_macs", 0}, {"key_bytes", 0}, {"dma_bytes", 0}};
+  nlohmann::json total = {{"count", 0},        {"latency_ns", 0.0}, {"ntt_limb_transforms", 0},
+                          {"modmul_words", 0}, {"bconv_macs", 0},   {"key_bytes", 0},
+                          {"dma_bytes", 0}};
   nlohmann::json boot = total;
   auto add = [](nlohmann::json& acc, const nlohmann::json& row) {
     const nlohmann::json& w = row.value("work", nlohmann::json::object());
@@ -18,9 +19,10 @@ nlohmann::json fhe_summary(const nlohmann::json& ops) {
   for (const auto& row : ops) {
     const std::string kind = row.value("kind", "");
     if (kind == "setup") continue;
-    if (!by_kind.contains(kind)) by_kind[kind] = {{"count", 0}, {"latency_ns", 0.0}, {"ntt_limb_transforms", 0},
-                                                  {"modmul_words", 0}, {"bconv_macs", 0}, {"key_bytes", 0},
-                                                  {"dma_bytes", 0}};
+    if (!by_kind.contains(kind))
+      by_kind[kind] = {{"count", 0},        {"latency_ns", 0.0}, {"ntt_limb_transforms", 0},
+                       {"modmul_words", 0}, {"bconv_macs", 0},   {"key_bytes", 0},
+                       {"dma_bytes", 0}};
     add(by_kind[kind], row);
     add(total, row);
     if (kind == "bootstrap") add(boot, row);

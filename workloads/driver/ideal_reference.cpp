@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "platform/error.h"
-#include "platform/platform.h"
+#include "base/error.h"
+#include "soc/platform.h"
 
 namespace photon {
 
@@ -43,7 +43,7 @@ size_t numel(const std::vector<int64_t>& s) {
 
 }  // namespace
 
-TensorValues run_ideal_outputs(const CompiledWorkload& w, PlatformConfig cfg, const TensorValues& inputs) {
+TensorValues run_ideal_outputs(const CompiledWorkload& w, RunConfig cfg, const TensorValues& inputs) {
   cfg.optical_gemm.numerics = "ideal";
   int fds[2];
   if (::pipe(fds) != 0) throw Error("ideal reference run: cannot create a pipe");
@@ -67,9 +67,7 @@ TensorValues run_ideal_outputs(const CompiledWorkload& w, PlatformConfig cfg, co
           if (!write_all(fds[1], v.data(), v.size() * 4)) code = 1;
         }
       }
-    } catch (...) {
-      code = 1;
-    }
+    } catch (...) { code = 1; }
     ::close(fds[1]);
     ::_exit(code);
   }
@@ -103,7 +101,9 @@ nlohmann::json output_error(const TensorValues& physical, const TensorValues& id
     }
     const double n = p.empty() ? 1.0 : double(p.size());
     const double rms_e = std::sqrt(se / n), rms_i = std::sqrt(si / n);
-    j[name] = {{"max_abs_error", max_abs}, {"rms_error", rms_e}, {"rms_ideal", rms_i},
+    j[name] = {{"max_abs_error", max_abs},
+               {"rms_error", rms_e},
+               {"rms_ideal", rms_i},
                {"relative_rms_error", rms_i > 0 ? rms_e / rms_i : 0.0},
                {"snr_db", rms_e > 0 && rms_i > 0 ? 20.0 * std::log10(rms_i / rms_e) : 0.0}};
   }

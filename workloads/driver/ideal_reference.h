@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/config/platform_config.h"
+#include "workloads/config/run_config.h"
 #include "workloads/driver/workload.h"
 
 namespace photon {
@@ -21,7 +21,7 @@ using TensorValues = std::map<std::string, std::vector<float>>;
 
 /// Runs `w` on a platform built from `cfg` with ideal numerics and returns every output tensor.
 /// `inputs` are written to their bindings first. Throws Error if the ideal run fails.
-TensorValues run_ideal_outputs(const CompiledWorkload& w, PlatformConfig cfg, const TensorValues& inputs);
+TensorValues run_ideal_outputs(const CompiledWorkload& w, RunConfig cfg, const TensorValues& inputs);
 
 /// Per output: max_abs_error, rms_error, rms_ideal, relative_rms_error (rms_error / rms_ideal)
 /// and snr_db (20 log10(rms_ideal / rms_error)).

@@ -1,6 +1,6 @@
 #include "workloads/driver/tensor_files.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/onnx/tensor_io.h"
 
 namespace photon {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/platform.h"
+#include "soc/platform.h"
 #include "workloads/driver/workload.h"
 
 namespace photon {

@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "platform/error.h"
-#include "workloads/pcs/assembler.h"
-#include "workloads/pcs/program.h"
+#include "base/error.h"
+#include "isa/assembler.h"
+#include "isa/program.h"
 
 namespace photon {
 
@@ -19,8 +19,8 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }  // namespace
 
 // Frontend entry points, each in its own file of this folder.
-CompiledWorkload compile_onnx(const std::string& path, const PlatformConfig& cfg, const CompileOptions& opts);
-CompiledWorkload compile_heir(const std::string& path, const PlatformConfig& cfg);
+CompiledWorkload compile_onnx(const std::string& path, const RunConfig& cfg, const CompileOptions& opts);
+CompiledWorkload compile_heir(const std::string& path, const RunConfig& cfg);
 
 std::pair<std::string, std::vector<int64_t>> parse_shape_arg(const std::string& arg) {
   auto eq = arg.find('=');
@@ -53,8 +53,7 @@ std::pair<std::string, std::vector<int64_t>> parse_shape_arg(const std::string& 
   return {arg.substr(0, eq), dims};
 }
 
-CompiledWorkload compile_workload(const std::string& path, const PlatformConfig& cfg,
-                                  const CompileOptions& opts) {
+CompiledWorkload compile_workload(const std::string& path, const RunConfig& cfg, const CompileOptions& opts) {
   {
     std::ifstream probe(path);
     if (!probe) throw Error("cannot open workload file").with_context(path);

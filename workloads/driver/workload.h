@@ -1,7 +1,7 @@
 // Workload driver: turns a workload file into a command stream ready to load on the platform.
 //   .onnx -> ONNX frontend -> AI lowering       (workloads/onnx, workloads/lowering)
 //   .mlir -> HEIR frontend -> FHE lowering      (workloads/heir, workloads/fhe)
-//   .pcs  -> read as is                          (workloads/pcs)
+//   .pcs  -> read as is                          (isa)
 // One code path for `photon run` and `photon compile`.
 #pragma once
 
@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/config/platform_config.h"
-#include "platform/platform.h"
-#include "workloads/pcs/program.h"
+#include "isa/program.h"
+#include "soc/platform.h"
+#include "workloads/config/run_config.h"
 
 namespace photon {
 
@@ -27,13 +27,13 @@ struct TensorBinding {
 
 struct CompiledWorkload {
   std::string path;
-  std::string frontend;              ///< "onnx", "heir" or "pcs"
+  std::string frontend;  ///< "onnx", "heir" or "pcs"
   pcs::Program program;
-  std::vector<FloatFill> fills;      ///< splat constants to place in HBM (functional mode)
+  std::vector<FloatFill> fills;  ///< splat constants to place in HBM (functional mode)
   nlohmann::json unsupported = nlohmann::json::array();  ///< [{op, name, reason, ...}]
   nlohmann::json info = nlohmann::json::object();        ///< frontend facts for the report
   std::vector<TensorBinding> inputs, outputs;
-  bool functional_exact = true;      ///< false if a fallback makes functional outputs invalid
+  bool functional_exact = true;  ///< false if a fallback makes functional outputs invalid
 };
 
 struct CompileOptions {
@@ -42,7 +42,7 @@ struct CompileOptions {
 
 /// Compiles `path` for `cfg`. Throws Error (with the file as context) for bad input or an
 /// unknown extension.
-CompiledWorkload compile_workload(const std::string& path, const PlatformConfig& cfg,
+CompiledWorkload compile_workload(const std::string& path, const RunConfig& cfg,
                                   const CompileOptions& opts = {});
 
 /// Parses "NAME=1x3x224x224". Throws Error naming the argument.

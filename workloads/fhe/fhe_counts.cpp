@@ -1,15 +1,21 @@
 // Closed-form work of each FheOp (docs/fhe.md derives every line) and the bootstrap sequence.
 #include <algorithm>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/fhe/fhe_lowering.h"
 
 namespace photon {
 
 FheOpCounts& FheOpCounts::operator+=(const FheOpCounts& o) {
-  ntt += o.ntt; bconv_macs += o.bconv_macs; modmuls += o.modmuls; modadds += o.modadds;
-  automorph_elems += o.automorph_elems; key_switches += o.key_switches; keys += o.keys;
-  key_bytes += o.key_bytes; hbm_bytes += o.hbm_bytes;
+  ntt += o.ntt;
+  bconv_macs += o.bconv_macs;
+  modmuls += o.modmuls;
+  modadds += o.modadds;
+  automorph_elems += o.automorph_elems;
+  key_switches += o.key_switches;
+  keys += o.keys;
+  key_bytes += o.key_bytes;
+  hbm_bytes += o.hbm_bytes;
   return *this;
 }
 
@@ -66,7 +72,8 @@ FheOp bootstrap_chain(FheOp op, const FheConfig& fc) {
 std::vector<FheOp> bootstrap_sequence(const FheOp& in, const FheConfig& fc) {
   const FheOp op = bootstrap_chain(in, fc);
   const uint32_t L = op.max_level, c = fc.bootstrap_cts_levels, e = fc.bootstrap_evalmod_levels,
-                 s = fc.bootstrap_stc_levels, r = fc.bootstrap_bsgs_rotations, H = fc.bootstrap_evalmod_hmults;
+                 s = fc.bootstrap_stc_levels, r = fc.bootstrap_bsgs_rotations,
+                 H = fc.bootstrap_evalmod_hmults;
   if (uint64_t(2) * (c + s) * r + 2 >= (uint64_t(1) << (op.log_n - 1)))
     throw Error("bootstrap: " + std::to_string((c + s) * r) + " rotations do not fit N/2 slots");
   std::vector<FheOp> seq;
@@ -123,15 +130,13 @@ FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc) {
     return x;
   };
   switch (op.kind) {
-    case FheOpKind::Add: case FheOpKind::Sub: case FheOpKind::Negate:
-      c.modadds = 2 * K * N;
-      break;
-    case FheOpKind::AddPlain: case FheOpKind::SubPlain:
-      c.modadds = K * N;
-      break;
-    case FheOpKind::MulPlain: case FheOpKind::MulScalar:
-      c.modmuls = 2 * K * N;
-      break;
+    case FheOpKind::Add:
+    case FheOpKind::Sub:
+    case FheOpKind::Negate: c.modadds = 2 * K * N; break;
+    case FheOpKind::AddPlain:
+    case FheOpKind::SubPlain: c.modadds = K * N; break;
+    case FheOpKind::MulPlain:
+    case FheOpKind::MulScalar: c.modmuls = 2 * K * N; break;
     case FheOpKind::Mul: {  // degree d x degree d: (d+1)^2 products into 2d+1 components
       const uint64_t d = std::max<uint32_t>(op.ct_degree, 1);
       c.modmuls = (d + 1) * (d + 1) * K * N;
@@ -151,7 +156,8 @@ FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc) {
       c.modadds += K * N;
       c = with_key(c, 1);
       break;
-    case FheOpKind::Rotate: case FheOpKind::Conjugate:
+    case FheOpKind::Rotate:
+    case FheOpKind::Conjugate:
       if (fhe_rotation_is_identity(op)) break;  // X -> X: nothing to do
       c = key_switch_core(K, A, beta, N);
       c.modadds += K * N;
@@ -185,18 +191,18 @@ FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc) {
       c.bconv_macs = 2 * K * T * N;
       break;
     }
-    case FheOpKind::Encode:
-      c.ntt = K;
-      break;
-    case FheOpKind::LevelReduce: case FheOpKind::Encrypt: case FheOpKind::Decrypt:
-      break;
+    case FheOpKind::Encode: c.ntt = K; break;
+    case FheOpKind::LevelReduce:
+    case FheOpKind::Encrypt:
+    case FheOpKind::Decrypt: break;
     case FheOpKind::Bootstrap: {
       for (const FheOp& s : bootstrap_sequence(op, fc)) c += count_fhe_op(s, fc);
       // Distinct keys: one per CoeffToSlot/SlotToCoeff rotation, the conjugation key, the
       // relinearization key. Repeated uses of the relinearization key are back to back, so a
       // cold cache that holds one key loads each distinct key once.
-      const uint64_t keys = uint64_t(fc.bootstrap_cts_levels + fc.bootstrap_stc_levels) * fc.bootstrap_bsgs_rotations +
-                            1 + (fc.bootstrap_evalmod_hmults > 0 ? 1 : 0);
+      const uint64_t keys =
+          uint64_t(fc.bootstrap_cts_levels + fc.bootstrap_stc_levels) * fc.bootstrap_bsgs_rotations + 1 +
+          (fc.bootstrap_evalmod_hmults > 0 ? 1 : 0);
       c.keys = keys;
       c.key_bytes = c.hbm_bytes = keys * fhe_key_bytes(bootstrap_chain(op, fc), fc);
       break;

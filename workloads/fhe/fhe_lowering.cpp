@@ -10,15 +10,16 @@
 
 #include <fmt/format.h>
 
-#include "models/ntt/ntt_core.h"
-#include "models/ntt/ntt_engine.h"
-#include "platform/error.h"
+#include "base/error.h"
+#include "base/modular.h"
 
 namespace photon {
 
 namespace {
 
-struct Range { uint32_t lo, hi; };  // chain slots [lo, hi)
+struct Range {
+  uint32_t lo, hi;
+};  // chain slots [lo, hi)
 
 /// Scratchpad bytes reserved at offset 0 for moduli tables (the chain, then BConv tables).
 constexpr uint64_t kTablesBytes = 64 * 1024;
@@ -28,8 +29,10 @@ std::vector<Range> merged(std::initializer_list<Range> in) {
   std::vector<Range> out;
   for (const Range& r : in) {
     if (r.hi <= r.lo) continue;
-    if (!out.empty() && out.back().hi == r.lo) out.back().hi = r.hi;
-    else out.push_back(r);
+    if (!out.empty() && out.back().hi == r.lo)
+      out.back().hi = r.hi;
+    else
+      out.push_back(r);
   }
   return out;
 }
@@ -39,7 +42,8 @@ std::vector<Range> merged(std::initializer_list<Range> in) {
 struct KeyId {
   uint32_t galois, log_n, max_level, alpha, dnum;
   bool operator<(const KeyId& o) const {
-    return std::tie(galois, log_n, max_level, alpha, dnum) < std::tie(o.galois, o.log_n, o.max_level, o.alpha, o.dnum);
+    return std::tie(galois, log_n, max_level, alpha, dnum) <
+           std::tie(o.galois, o.log_n, o.max_level, o.alpha, o.dnum);
   }
   bool operator==(const KeyId& o) const { return !(*this < o) && !(o < *this); }
 };
@@ -80,7 +84,7 @@ bool needs_key(const FheOp& op) { return uses_key(op.kind) && !fhe_rotation_is_i
 
 class Lowerer {
  public:
-  Lowerer(const FheProgram& p, const PlatformConfig& cfg) : src_(p), cfg_(cfg), fc_(cfg.fhe) {}
+  Lowerer(const FheProgram& p, const RunConfig& cfg) : src_(p), cfg_(cfg), fc_(cfg.fhe) {}
   pcs::Program run();
 
  private:
@@ -124,7 +128,7 @@ class Lowerer {
   void rotate(const Ctx& c, uint32_t galois, const KeyId& key, uint64_t out_ct);
 
   const FheProgram& src_;
-  const PlatformConfig& cfg_;
+  const RunConfig& cfg_;
   const FheConfig& fc_;
   pcs::Program out_;
   uint32_t tag_ = pcs::kNoTag;
@@ -135,7 +139,7 @@ class Lowerer {
   std::vector<uint64_t> chain_;  // q_0..q_Lmax, p_0..p_{amax-1}
   std::vector<uint64_t> blob_;   // moduli tables (chain first)
   std::map<std::vector<uint64_t>, uint32_t> tables_;
-  size_t tables_dma_ = 0;        // index of the DMA command that loads the tables
+  size_t tables_dma_ = 0;  // index of the DMA command that loads the tables
 
   uint64_t cur_ = 0, opb_ = 0, d2_ = 0, rot0_ = 0, rot1_ = 0, konst_ = 0, coeff_ = 0;
   uint64_t tmp_[2] = {0, 0}, acc_[2] = {0, 0};
@@ -183,11 +187,14 @@ void Lowerer::ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t dst, uint32
 }
 
 void Lowerer::sync(pcs::Opcode op, pcs::Queue q, uint32_t sem) {
-  out_.commands.push_back(op == pcs::Opcode::Signal ? pcs::make_signal(q, sem, tag_) : pcs::make_wait(q, sem, tag_));
+  out_.commands.push_back(op == pcs::Opcode::Signal ? pcs::make_signal(q, sem, tag_)
+                                                    : pcs::make_wait(q, sem, tag_));
 }
 
-void Lowerer::dma(uint64_t src, uint64_t dst, uint64_t inner, uint32_t n1, uint64_t src_stride, uint64_t dst_stride) {
-  if (inner > 0xFFFFFFFFull) throw Error("fhe lowering: DMA row of " + std::to_string(inner) + " bytes exceeds 4 GiB");
+void Lowerer::dma(uint64_t src, uint64_t dst, uint64_t inner, uint32_t n1, uint64_t src_stride,
+                  uint64_t dst_stride) {
+  if (inner > 0xFFFFFFFFull)
+    throw Error("fhe lowering: DMA row of " + std::to_string(inner) + " bytes exceeds 4 GiB");
   pcs::DmaCopy d;
   d.src = src;
   d.dst = dst;
@@ -230,12 +237,17 @@ void Lowerer::plan(const std::vector<FheOp>& ops) {
   ext_slots_ = q_slots_ + a_max_;
   lb_max_ = (uint64_t(1) << log_n_max_) * 8;
   const uint32_t bits = std::min<uint32_t>(cfg_.ntt.word_bits, 60);
-  chain_ = with_error_context("ntt.word_bits", [&] { return ntt::generate_ntt_primes(bits, log_n_max_, ext_slots_); });
+  chain_ = with_error_context("ntt.word_bits",
+                              [&] { return modular::generate_ntt_primes(bits, log_n_max_, ext_slots_); });
   table(chain_);
 
   // Scratchpad layout: tables, ciphertext and temporary buffers, then the key slots.
   uint64_t at = kTablesBytes;
-  auto take = [&](uint64_t limbs) { uint64_t a = at; at += limbs * lb_max_; return a; };
+  auto take = [&](uint64_t limbs) {
+    uint64_t a = at;
+    at += limbs * lb_max_;
+    return a;
+  };
   cur_ = take(2 * q_slots_);
   opb_ = take(2 * q_slots_);
   d2_ = take(q_slots_);
@@ -258,7 +270,8 @@ void Lowerer::plan(const std::vector<FheOp>& ops) {
   slots_ = any_key && spm > at ? uint32_t((spm - at) / slot_bytes_) : 0;
   if (at > spm || (any_key && slots_ == 0))
     throw Error(fmt::format(
-        "scratchpad.size_kib: the FHE working set (N=2^{}, L={}, alpha={}, dnum={}) needs {:.1f} MiB of buffers{} "
+        "scratchpad.size_kib: the FHE working set (N=2^{}, L={}, alpha={}, dnum={}) needs {:.1f} MiB of "
+        "buffers{} "
         "but the usable scratchpad is {:.1f} MiB",
         log_n_max_, l_max, a_max_, dnum_max_, at / 1048576.0,
         any_key ? fmt::format(" plus one {:.1f} MiB key slot", slot_bytes_ / 1048576.0) : std::string(),
@@ -266,11 +279,17 @@ void Lowerer::plan(const std::vector<FheOp>& ops) {
   // HBM key region: the larger gap around the command ring (tables take the first 1 MiB; the
   // ring gets 256 MiB at cpu.ring_base).
   const uint64_t hbm = cfg_.hbm.capacity_bytes();
-  const uint64_t ring = cfg_.cpu.ring_base >= cfg_.noc.hbm_base ? std::min(cfg_.cpu.ring_base - cfg_.noc.hbm_base, hbm) : hbm;
+  const uint64_t ring =
+      cfg_.cpu.ring_base >= cfg_.noc.hbm_base ? std::min(cfg_.cpu.ring_base - cfg_.noc.hbm_base, hbm) : hbm;
   const uint64_t lo1 = uint64_t(1) << 20, hi1 = std::max(ring, lo1);
   const uint64_t lo2 = std::min<uint64_t>(ring + (uint64_t(256) << 20), hbm);
-  if (hi1 - lo1 >= hbm - lo2) { key_hbm_base_ = lo1; key_region_bytes_ = hi1 - lo1; }
-  else { key_hbm_base_ = lo2; key_region_bytes_ = hbm - lo2; }
+  if (hi1 - lo1 >= hbm - lo2) {
+    key_hbm_base_ = lo1;
+    key_region_bytes_ = hi1 - lo1;
+  } else {
+    key_hbm_base_ = lo2;
+    key_region_bytes_ = hbm - lo2;
+  }
   slot_key_.assign(slots_, std::nullopt);
   slot_used_.assign(slots_, 0);
   slot_pending_.assign(slots_, false);
@@ -278,8 +297,13 @@ void Lowerer::plan(const std::vector<FheOp>& ops) {
   if (fc_.keys_on_chip) {  // warm key cache: the first keys used, as many as fit
     uint32_t s = 0;
     auto add = [&](const KeyId& k) {
-      for (uint32_t i = 0; i < s; ++i) if (*slot_key_[i] == k) return;
-      if (s < slots_) { slot_key_[s] = k; slot_used_[s] = 0; ++s; }
+      for (uint32_t i = 0; i < s; ++i)
+        if (*slot_key_[i] == k) return;
+      if (s < slots_) {
+        slot_key_[s] = k;
+        slot_used_[s] = 0;
+        ++s;
+      }
     };
     for (const FheOp& op : ops) {
       auto add_op = [&](const FheOp& o) {
@@ -287,21 +311,38 @@ void Lowerer::plan(const std::vector<FheOp>& ops) {
         KeyId k = base;
         switch (o.kind) {
           case FheOpKind::Relinearize:
-            for (uint32_t d = 2; d <= std::max<uint32_t>(o.ct_degree, 2); ++d) { k.galois = 4 * d - 8; add(k); }
+            for (uint32_t d = 2; d <= std::max<uint32_t>(o.ct_degree, 2); ++d) {
+              k.galois = 4 * d - 8;
+              add(k);
+            }
             break;
-          case FheOpKind::KeySwitch: k.galois = 2; add(k); break;
+          case FheOpKind::KeySwitch:
+            k.galois = 2;
+            add(k);
+            break;
           case FheOpKind::Rotate:
-            if (!fhe_rotation_is_identity(o)) { k.galois = rotation_galois(o.rotation, o.log_n); add(k); }
+            if (!fhe_rotation_is_identity(o)) {
+              k.galois = rotation_galois(o.rotation, o.log_n);
+              add(k);
+            }
             break;
-          case FheOpKind::Conjugate: k.galois = uint32_t((uint64_t(2) << o.log_n) - 1); add(k); break;
+          case FheOpKind::Conjugate:
+            k.galois = uint32_t((uint64_t(2) << o.log_n) - 1);
+            add(k);
+            break;
           case FheOpKind::HoistedRotate:
-            for (uint32_t i = 0; i < o.count; ++i) { k.galois = rotation_galois(o.rotation + i, o.log_n); add(k); }
+            for (uint32_t i = 0; i < o.count; ++i) {
+              k.galois = rotation_galois(o.rotation + i, o.log_n);
+              add(k);
+            }
             break;
           default: break;
         }
       };
-      if (op.kind == FheOpKind::Bootstrap) for (const FheOp& s2 : bootstrap_sequence(op, fc_)) add_op(s2);
-      else add_op(op);
+      if (op.kind == FheOpKind::Bootstrap)
+        for (const FheOp& s2 : bootstrap_sequence(op, fc_)) add_op(s2);
+      else
+        add_op(op);
     }
   }
 }
@@ -309,7 +350,10 @@ void Lowerer::plan(const std::vector<FheOp>& ops) {
 int Lowerer::acquire_key(const Ctx& c, const KeyId& id) {
   ++use_clock_;
   for (uint32_t s = 0; s < slots_; ++s)
-    if (slot_key_[s] && *slot_key_[s] == id) { slot_used_[s] = use_clock_; return int(s); }
+    if (slot_key_[s] && *slot_key_[s] == id) {
+      slot_used_[s] = use_clock_;
+      return int(s);
+    }
   uint32_t victim = slots_;
   for (uint32_t s = 0; s < slots_ && victim == slots_; ++s)
     if (!slot_key_[s]) victim = s;
@@ -325,15 +369,19 @@ int Lowerer::acquire_key(const Ctx& c, const KeyId& id) {
   auto it = key_hbm_.find(id);
   if (it == key_hbm_.end()) {
     FheOp shape;
-    shape.log_n = id.log_n; shape.max_level = id.max_level; shape.alpha = id.alpha; shape.dnum = id.dnum;
+    shape.log_n = id.log_n;
+    shape.max_level = id.max_level;
+    shape.alpha = id.alpha;
+    shape.dnum = id.dnum;
     const uint64_t bytes = (fhe_key_bytes(shape, fc_) + 4095) / 4096 * 4096;
     if (next_key_hbm_ + bytes > key_region_bytes_) {  // HBM full: later keys share addresses
       next_key_hbm_ = 0;
       ++aliased_keys_;
     }
     if (bytes > key_region_bytes_)
-      throw Error(fmt::format("hbm: a {:.1f} MiB evaluation key does not fit in the {:.1f} MiB of HBM free for keys",
-                              bytes / 1048576.0, key_region_bytes_ / 1048576.0));
+      throw Error(
+          fmt::format("hbm: a {:.1f} MiB evaluation key does not fit in the {:.1f} MiB of HBM free for keys",
+                      bytes / 1048576.0, key_region_bytes_ / 1048576.0));
     it = key_hbm_.emplace(id, next_key_hbm_).first;
     next_key_hbm_ += bytes;
   }
@@ -387,10 +435,11 @@ void Lowerer::inner_product(const Ctx& c, const std::vector<uint64_t>& ext, uint
     const uint8_t op = j == 0 ? pcs::Ntt::kMulMod : pcs::Ntt::kMulAccMod;
     for (int k = 0; k < 2; ++k) {
       // Own digit from the NTT-form input, the other limbs from the digit's ModUp.
-      ntt(op, off(own, js, c), off(key_poly(slot, j, k, c), js, c), off(acc_[k], js, c), je - js, chain_off(js));
+      ntt(op, off(own, js, c), off(key_poly(slot, j, k, c), js, c), off(acc_[k], js, c), je - js,
+          chain_off(js));
       for (const Range& r : targets(c, js, je))
-        ntt(op, off(ext[j], r.lo, c), off(key_poly(slot, j, k, c), r.lo, c), off(acc_[k], r.lo, c), r.hi - r.lo,
-            chain_off(r.lo));
+        ntt(op, off(ext[j], r.lo, c), off(key_poly(slot, j, k, c), r.lo, c), off(acc_[k], r.lo, c),
+            r.hi - r.lo, chain_off(r.lo));
     }
   }
 }
@@ -447,7 +496,7 @@ Lowerer::Finish Lowerer::finish_rotation(const Ctx& c, uint64_t base0, uint64_t 
 
 void Lowerer::rotate(const Ctx& c, uint32_t galois, const KeyId& key, uint64_t out_ct) {
   const int slot = acquire_key(c, key);
-  const uint32_t g = galois | NttEngine::kGaloisNttDomain;
+  const uint32_t g = galois | pcs::Ntt::kGaloisNttDomain;
   ntt(pcs::Ntt::kAutomorph, poly(cur_, 0), 0, rot0_, c.K, chain_off(0), 0, g);
   ntt(pcs::Ntt::kAutomorph, poly(cur_, 1), 0, rot1_, c.K, chain_off(0), 0, g);
   key_switch(c, rot1_, slot, finish_rotation(c, rot0_, out_ct));
@@ -457,7 +506,8 @@ void Lowerer::lower(const FheOp& op) {
   const Ctx c = ctx(op);
   log_n_cur_ = op.log_n;
   const uint32_t q0 = chain_off(0);
-  auto both = [&](uint8_t o, uint64_t a, uint64_t b, uint64_t d, uint64_t a_step, uint64_t b_step, uint64_t d_step) {
+  auto both = [&](uint8_t o, uint64_t a, uint64_t b, uint64_t d, uint64_t a_step, uint64_t b_step,
+                  uint64_t d_step) {
     for (int k = 0; k < 2; ++k) ntt(o, a + k * a_step, b + k * b_step, d + k * d_step, c.K, q0);
   };
   const uint64_t ps = uint64_t(q_slots_) * lb_max_;  // poly stride inside a ciphertext buffer
@@ -516,13 +566,14 @@ void Lowerer::lower(const FheOp& op) {
       for (uint32_t i = 0; i < op.count; ++i) {
         key.galois = rotation_galois(op.rotation + int64_t(i), op.log_n);
         const int slot = acquire_key(c, key);
-        const uint32_t g = key.galois | NttEngine::kGaloisNttDomain;
+        const uint32_t g = key.galois | pcs::Ntt::kGaloisNttDomain;
         ntt(pcs::Ntt::kAutomorph, poly(cur_, 0), 0, rot0_, c.K, q0, 0, g);
         ntt(pcs::Ntt::kAutomorph, poly(cur_, 1), 0, rot1_, c.K, q0, 0, g);
         for (uint32_t j = 0; j < c.beta; ++j) {
           const uint32_t js = j * c.A, je = std::min(js + c.A, c.K);
           for (const Range& r : targets(c, js, je))
-            ntt(pcs::Ntt::kAutomorph, off(ext_[j], r.lo, c), 0, off(rext_[j], r.lo, c), r.hi - r.lo, chain_off(r.lo), 0, g);
+            ntt(pcs::Ntt::kAutomorph, off(ext_[j], r.lo, c), 0, off(rext_[j], r.lo, c), r.hi - r.lo,
+                chain_off(r.lo), 0, g);
         }
         inner_product(c, rext_, rot1_, slot);
         mod_down(c, finish_rotation(c, rot0_, opb_));
@@ -532,7 +583,8 @@ void Lowerer::lower(const FheOp& op) {
     case FheOpKind::Rescale: {
       if (op.level < 1) throw Error("rescale at level 0: no limb left to drop");
       const uint32_t l = op.level;
-      for (int k = 0; k < 2; ++k) ntt(pcs::Ntt::kInverse, off(poly(cur_, k), l, c), 0, off(tmp_[k], l, c), 1, chain_off(l));
+      for (int k = 0; k < 2; ++k)
+        ntt(pcs::Ntt::kInverse, off(poly(cur_, k), l, c), 0, off(tmp_[k], l, c), 1, chain_off(l));
       for (int k = 0; k < 2; ++k) bconv(off(tmp_[k], l, c), {l, l + 1}, tmp_[k], {0, l});
       for (int k = 0; k < 2; ++k) ntt(pcs::Ntt::kForward, tmp_[k], 0, tmp_[k], l, q0);
       for (int k = 0; k < 2; ++k) ntt(pcs::Ntt::kSubMod, poly(cur_, k), tmp_[k], tmp_[k], l, q0);
@@ -543,7 +595,8 @@ void Lowerer::lower(const FheOp& op) {
       const uint32_t T = op.max_level + 1 - c.K;
       if (T == 0) break;
       for (int k = 0; k < 2; ++k) ntt(pcs::Ntt::kInverse, poly(cur_, k), 0, tmp_[k], c.K, q0);
-      for (int k = 0; k < 2; ++k) bconv(tmp_[k], {0, c.K}, off(poly(cur_, k), c.K, c), {c.K, op.max_level + 1});
+      for (int k = 0; k < 2; ++k)
+        bconv(tmp_[k], {0, c.K}, off(poly(cur_, k), c.K, c), {c.K, op.max_level + 1});
       for (int k = 0; k < 2; ++k) {
         const uint64_t p = off(poly(cur_, k), c.K, c);
         ntt(pcs::Ntt::kForward, p, 0, p, T, chain_off(c.K));
@@ -554,8 +607,9 @@ void Lowerer::lower(const FheOp& op) {
     case FheOpKind::Bootstrap:
       for (const FheOp& s : bootstrap_sequence(op, fc_)) lower(s);
       break;
-    case FheOpKind::LevelReduce: case FheOpKind::Encrypt: case FheOpKind::Decrypt:
-      break;
+    case FheOpKind::LevelReduce:
+    case FheOpKind::Encrypt:
+    case FheOpKind::Decrypt: break;
   }
 }
 
@@ -609,24 +663,28 @@ pcs::Program Lowerer::run() {
 
   for (size_t i = 0; i < ops.size(); ++i) {
     const FheOp& op = ops[i];
-    std::string detail = fmt::format("N=2^{} l={} L={} alpha={} dnum={} beta={}", op.log_n, op.level, op.max_level,
-                                     op.alpha, op.dnum, fhe_digits(op));
+    std::string detail = fmt::format("N=2^{} l={} L={} alpha={} dnum={} beta={}", op.log_n, op.level,
+                                     op.max_level, op.alpha, op.dnum, fhe_digits(op));
     if (op.kind == FheOpKind::Rotate || op.kind == FheOpKind::HoistedRotate)
       detail += fmt::format(" rotation={} galois={}", op.rotation, rotation_galois(op.rotation, op.log_n));
-    if (fhe_rotation_is_identity(op)) detail += " (identity: shift is a multiple of the N/2 slots; no key switch)";
+    if (fhe_rotation_is_identity(op))
+      detail += " (identity: shift is a multiple of the N/2 slots; no key switch)";
     if (op.kind == FheOpKind::HoistedRotate) detail += fmt::format(" count={}", op.count);
     if (op.kind == FheOpKind::Bootstrap) {
-      detail += fmt::format(" cts_levels={} evalmod_levels={} evalmod_hmults={} stc_levels={} bsgs_rotations={}",
-                            fc_.bootstrap_cts_levels, fc_.bootstrap_evalmod_levels, fc_.bootstrap_evalmod_hmults,
-                            fc_.bootstrap_stc_levels, fc_.bootstrap_bsgs_rotations);
+      detail +=
+          fmt::format(" cts_levels={} evalmod_levels={} evalmod_hmults={} stc_levels={} bsgs_rotations={}",
+                      fc_.bootstrap_cts_levels, fc_.bootstrap_evalmod_levels, fc_.bootstrap_evalmod_hmults,
+                      fc_.bootstrap_stc_levels, fc_.bootstrap_bsgs_rotations);
       if (op.max_level != src_.ops[i].max_level)
-        detail += fmt::format(" (chain raised from L={} to the levels bootstrapping consumes)", src_.ops[i].max_level);
+        detail += fmt::format(" (chain raised from L={} to the levels bootstrapping consumes)",
+                              src_.ops[i].max_level);
     }
     if (op.ct_degree > 1 && (op.kind == FheOpKind::Mul || op.kind == FheOpKind::Relinearize))
       detail += fmt::format(" ct_degree={}", op.ct_degree);
     if (needs_key(op)) detail += fmt::format(" key_bytes={}", fhe_key_bytes(op, fc_));
     if (op.kind == FheOpKind::Encrypt || op.kind == FheOpKind::Decrypt) detail += " (client-side: not run)";
-    tag_ = out_.add_op({op.name.empty() ? std::string(fhe_op_kind_name(op.kind)) : op.name, kind_string(op.kind), detail});
+    tag_ = out_.add_op(
+        {op.name.empty() ? std::string(fhe_op_kind_name(op.kind)) : op.name, kind_string(op.kind), detail});
     with_error_context(where_of(op), [&] { lower(op); });
   }
   pcs::Command end;
@@ -641,17 +699,19 @@ pcs::Program Lowerer::run() {
     for (int b = 0; b < 8; ++b) seg.bytes[i * 8 + b] = uint8_t(blob_[i] >> (8 * b));
   out_.segments.push_back(std::move(seg));
   std::get<pcs::DmaCopy>(out_.commands[tables_dma_].body).inner_bytes = uint32_t(blob_.size() * 8);
-  out_.ops[0].detail += fmt::format("; {} key slots of {:.1f} MiB in the scratchpad, {} key loads",
-                                    slots_, slot_bytes_ / 1048576.0, key_loads_);
+  out_.ops[0].detail += fmt::format("; {} key slots of {:.1f} MiB in the scratchpad, {} key loads", slots_,
+                                    slot_bytes_ / 1048576.0, key_loads_);
   if (aliased_keys_)
-    out_.ops[0].detail += fmt::format("; HBM too small for every distinct key: {} keys reuse HBM addresses "
-                                      "(traffic and timing unchanged)", aliased_keys_);
+    out_.ops[0].detail += fmt::format(
+        "; HBM too small for every distinct key: {} keys reuse HBM addresses "
+        "(traffic and timing unchanged)",
+        aliased_keys_);
   return std::move(out_);
 }
 
 }  // namespace
 
-pcs::Program lower_fhe(const FheProgram& prog, const PlatformConfig& cfg) {
+pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   Lowerer l(prog, cfg);
   return l.run();
 }

@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "isa/program.h"
+#include "workloads/config/run_config.h"
 #include "workloads/fhe/fhe_program.h"
-#include "workloads/pcs/program.h"
 
 namespace photon {
 
@@ -64,8 +64,8 @@ FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc);
 /// the program's L is smaller (the bootstrapping levels sit above the levels the program uses,
 /// as in OpenFHE's level budget), dnum raised to cover it.
 FheOp bootstrap_chain(FheOp op, const FheConfig& fc);
-/// The sub-ops a Bootstrap expands into (on bootstrap_chain(op)): ModRaise to L, CoeffToSlot (per level: r rotations,
-/// r plaintext products, r additions, a rescale), a conjugation + addition, EvalMod
+/// The sub-ops a Bootstrap expands into (on bootstrap_chain(op)): ModRaise to L, CoeffToSlot (per level: r
+/// rotations, r plaintext products, r additions, a rescale), a conjugation + addition, EvalMod
 /// (bootstrap_evalmod_hmults products + relinearizations spread over bootstrap_evalmod_levels,
 /// a rescale per level), SlotToCoeff like CoeffToSlot. Throws Error if N/2 cannot hold the rotations.
 std::vector<FheOp> bootstrap_sequence(const FheOp& op, const FheConfig& fc);
@@ -77,14 +77,14 @@ bool fhe_rotation_is_identity(const FheOp& op);
 
 /// Lowers a whole program. Throws Error naming the problem (op and location, or the config key
 /// "scratchpad.size_kib" when the working set does not fit).
-pcs::Program lower_fhe(const FheProgram& prog, const PlatformConfig& cfg);
+pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg);
 
 /// The FheProgram of one op (hmult = Mul + Relinearize, hrot, rescale, padd, hadd, pmult,
 /// bootstrap), lowered. dnum = cfg.fhe.dnum or ceil((L+1)/alpha). Bad arguments throw Error
 /// naming the flag (--op, --ring-degree, --max-level, --level, --alpha).
 FheProgram make_single_op_fhe_program(const std::string& op, uint32_t log_n, uint32_t max_level,
-                                      uint32_t level, uint32_t alpha, const PlatformConfig& cfg);
-pcs::Program make_single_op_program(const std::string& op, uint32_t log_n, uint32_t max_level,
-                                    uint32_t level, uint32_t alpha, const PlatformConfig& cfg);
+                                      uint32_t level, uint32_t alpha, const RunConfig& cfg);
+pcs::Program make_single_op_program(const std::string& op, uint32_t log_n, uint32_t max_level, uint32_t level,
+                                    uint32_t alpha, const RunConfig& cfg);
 
 }  // namespace photon

@@ -13,21 +13,26 @@
 namespace photon {
 
 enum class FheOpKind {
-  Add, Sub, Negate,            // ciphertext-ciphertext (or unary) element-wise
-  AddPlain, SubPlain, MulPlain,  // ciphertext-plaintext
-  MulScalar,                   // ciphertext times a constant (element-wise)
-  Mul,                         // ciphertext tensor product (degree 2 result, no relinearization)
-  Relinearize,                 // key switch of the degree-2 part
-  Rescale,                     // CKKS rescale / BGV modulus switch (drops one limb)
-  LevelReduce,                 // drop limbs without scaling
-  Rotate,                      // automorphism + key switch (rotation key)
-  Conjugate,                   // automorphism X -> X^{-1} + key switch
-  HoistedRotate,               // `count` rotations sharing one ModUp (hoisting)
-  KeySwitch,                   // explicit key switch (openfhe key_switch_down etc.)
-  Bootstrap,                   // CKKS bootstrapping (ModRaise, CoeffToSlot, EvalMod, SlotToCoeff)
-  Encode,                      // plaintext encoding (forward NTT of the plaintext limbs)
-  Encrypt, Decrypt,            // client-side; reported, not run on the accelerator
-  ModRaise,                    // bootstrapping step: level-0 residues raised to the whole Q chain
+  Add,
+  Sub,
+  Negate,  // ciphertext-ciphertext (or unary) element-wise
+  AddPlain,
+  SubPlain,
+  MulPlain,       // ciphertext-plaintext
+  MulScalar,      // ciphertext times a constant (element-wise)
+  Mul,            // ciphertext tensor product (degree 2 result, no relinearization)
+  Relinearize,    // key switch of the degree-2 part
+  Rescale,        // CKKS rescale / BGV modulus switch (drops one limb)
+  LevelReduce,    // drop limbs without scaling
+  Rotate,         // automorphism + key switch (rotation key)
+  Conjugate,      // automorphism X -> X^{-1} + key switch
+  HoistedRotate,  // `count` rotations sharing one ModUp (hoisting)
+  KeySwitch,      // explicit key switch (openfhe key_switch_down etc.)
+  Bootstrap,      // CKKS bootstrapping (ModRaise, CoeffToSlot, EvalMod, SlotToCoeff)
+  Encode,         // plaintext encoding (forward NTT of the plaintext limbs)
+  Encrypt,
+  Decrypt,   // client-side; reported, not run on the accelerator
+  ModRaise,  // bootstrapping step: level-0 residues raised to the whole Q chain
 };
 
 const char* fhe_op_kind_name(FheOpKind k);
@@ -47,13 +52,15 @@ struct FheOp {
 };
 
 struct FheProgram {
-  std::string source;                   ///< file name
-  std::string scheme;                   ///< "ckks", "bgv", ...
+  std::string source;  ///< file name
+  std::string scheme;  ///< "ckks", "bgv", ...
   std::vector<FheOp> ops;
-  std::vector<std::string> derived;     ///< "dnum = 3 derived from ...": values the IR left implicit
-  struct Unsupported { std::string op, location, reason; };
-  std::vector<Unsupported> unsupported; ///< ops skipped (not run), with why
-  std::vector<std::string> warnings;    ///< e.g. inconsistent N between types and attributes
+  std::vector<std::string> derived;  ///< "dnum = 3 derived from ...": values the IR left implicit
+  struct Unsupported {
+    std::string op, location, reason;
+  };
+  std::vector<Unsupported> unsupported;  ///< ops skipped (not run), with why
+  std::vector<std::string> warnings;     ///< e.g. inconsistent N between types and attributes
 };
 
 }  // namespace photon

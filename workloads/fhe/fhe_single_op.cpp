@@ -1,18 +1,20 @@
 // make_single_op_program: the program behind `photon fhe --op OP ...`.
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/fhe/fhe_lowering.h"
 
 namespace photon {
 
-FheProgram make_single_op_fhe_program(const std::string& op, uint32_t log_n, uint32_t max_level, uint32_t level,
-                                      uint32_t alpha, const PlatformConfig& cfg) {
+FheProgram make_single_op_fhe_program(const std::string& op, uint32_t log_n, uint32_t max_level,
+                                      uint32_t level, uint32_t alpha, const RunConfig& cfg) {
   if (log_n < 10 || log_n > 17)
     throw Error("--ring-degree: 2^" + std::to_string(log_n) + " outside [2^10, 2^17]");
-  if (max_level < 1 || max_level > 200) throw Error("--max-level " + std::to_string(max_level) + " outside [1, 200]");
+  if (max_level < 1 || max_level > 200)
+    throw Error("--max-level " + std::to_string(max_level) + " outside [1, 200]");
   if (level > max_level)
     throw Error("--level " + std::to_string(level) + " above --max-level " + std::to_string(max_level));
   if (alpha < 1 || alpha > max_level + 1)
-    throw Error("--alpha " + std::to_string(alpha) + " outside [1, L+1 = " + std::to_string(max_level + 1) + "]");
+    throw Error("--alpha " + std::to_string(alpha) + " outside [1, L+1 = " + std::to_string(max_level + 1) +
+                "]");
   FheOp base;
   base.log_n = log_n;
   base.max_level = max_level;
@@ -56,7 +58,7 @@ FheProgram make_single_op_fhe_program(const std::string& op, uint32_t log_n, uin
 }
 
 pcs::Program make_single_op_program(const std::string& op, uint32_t log_n, uint32_t max_level, uint32_t level,
-                                    uint32_t alpha, const PlatformConfig& cfg) {
+                                    uint32_t alpha, const RunConfig& cfg) {
   return lower_fhe(make_single_op_fhe_program(op, log_n, max_level, level, alpha, cfg), cfg);
 }
 

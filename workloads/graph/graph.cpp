@@ -1,6 +1,6 @@
 #include "workloads/graph/graph.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 namespace {
@@ -40,8 +40,7 @@ std::string Node::attr_string(const std::string& k, const std::string& dflt) con
   return v ? *v : dflt;
 }
 
-std::vector<int64_t> Node::attr_ints(const std::string& k,
-                                     const std::vector<int64_t>& dflt) const {
+std::vector<int64_t> Node::attr_ints(const std::string& k, const std::vector<int64_t>& dflt) const {
   const auto* v = find_attr<std::vector<int64_t>>(*this, k, "a list of ints");
   return v ? *v : dflt;
 }
@@ -53,7 +52,8 @@ std::vector<float> Node::attr_floats(const std::string& k, const std::vector<flo
 
 void check_window_attrs(const Node& n) {
   const std::string& op = n.op_type;
-  if (op != "Conv" && op != "ConvTranspose" && op != "MaxPool" && op != "AveragePool" && op != "LpPool") return;
+  if (op != "Conv" && op != "ConvTranspose" && op != "MaxPool" && op != "AveragePool" && op != "LpPool")
+    return;
   for (const char* k : {"strides", "dilations", "kernel_shape", "pads"}) {
     const std::vector<int64_t> v = n.attr_ints(k, {});
     const int64_t min = std::string(k) == "pads" ? 0 : 1;

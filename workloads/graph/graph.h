@@ -16,10 +16,10 @@ enum class DType { Float32, Int64, Int32, Bool, Float16, Other };
 struct TensorInfo {
   std::string name;
   DType dtype = DType::Float32;
-  std::vector<int64_t> shape;          ///< static shape, outermost first
-  bool is_constant = false;            ///< initializer, Constant or ConstantOfShape output
-  std::vector<float> data;             ///< constant values as fp32 (empty if not loaded)
-  std::vector<int64_t> int_data;       ///< constant values of integer tensors (shapes, indices)
+  std::vector<int64_t> shape;     ///< static shape, outermost first
+  bool is_constant = false;       ///< initializer, Constant or ConstantOfShape output
+  std::vector<float> data;        ///< constant values as fp32 (empty if not loaded)
+  std::vector<int64_t> int_data;  ///< constant values of integer tensors (shapes, indices)
   /// Every element equals splat_value: a ConstantOfShape output (or a constant folded from one,
   /// e.g. its Transpose), or a float initializer whose values are all equal. Only for numel > 1
   /// (and integer tensors above 65536 elements); data and int_data stay empty, so large weights
@@ -40,9 +40,9 @@ struct TensorInfo {
 using AttrValue = std::variant<int64_t, float, std::string, std::vector<int64_t>, std::vector<float>>;
 
 struct Node {
-  std::string name;                    ///< ONNX node name (or "<op_type>_<index>" if unnamed)
-  std::string op_type;                 ///< ONNX op type, e.g. "Conv"
-  std::vector<std::string> inputs;     ///< tensor names ("" for an omitted optional input)
+  std::string name;                 ///< ONNX node name (or "<op_type>_<index>" if unnamed)
+  std::string op_type;              ///< ONNX op type, e.g. "Conv"
+  std::vector<std::string> inputs;  ///< tensor names ("" for an omitted optional input)
   std::vector<std::string> outputs;
   std::map<std::string, AttrValue> attrs;
 
@@ -65,9 +65,9 @@ void check_window_attrs(const Node& n);
 struct Graph {
   std::string name;
   int64_t opset = 0;
-  std::vector<std::string> inputs;     ///< graph inputs that are not constants
+  std::vector<std::string> inputs;  ///< graph inputs that are not constants
   std::vector<std::string> outputs;
-  std::vector<Node> nodes;             ///< topologically sorted
+  std::vector<Node> nodes;                    ///< topologically sorted
   std::map<std::string, TensorInfo> tensors;  ///< every tensor, by name
 
   const TensorInfo& tensor(const std::string& name) const;  ///< throws Error if unknown

@@ -5,7 +5,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_macro_ops.h"
 #include "workloads/heir/heir_op_table.h"
 #include "workloads/heir/heir_params.h"
@@ -58,13 +58,12 @@ class Frontend {
     // A precomputation without fast rotations does no key switching of its own.
     for (size_t i = 0; i < prog_.ops.size(); ++i)
       if (prog_.ops[i].kind == FheOpKind::HoistedRotate && prog_.ops[i].count == 0) {
-        prog_.unsupported.push_back({prog_.ops[i].name, prog_.ops[i].location,
-                                     "hoisting precomputation without rotations"});
+        prog_.unsupported.push_back(
+            {prog_.ops[i].name, prog_.ops[i].location, "hoisting precomputation without rotations"});
         prog_.ops.erase(prog_.ops.begin() + static_cast<long>(i--));
       }
     if (prog_.ops.empty()) {
-      if (!has_fhe_op())
-        throw Error("no FHE operations found in any function").with_context(m_.loc.str());
+      if (!has_fhe_op()) throw Error("no FHE operations found in any function").with_context(m_.loc.str());
       throw Error(
           "no FHE operation left after unrolling loops and inlining calls (the FHE operations "
           "are only in loops with zero trips, unreached functions or unused precomputations)")
@@ -79,7 +78,7 @@ class Frontend {
   FheProgram prog_;
   heir::ProgramParams pp_;
   bool noted_encode_ = false, noted_fresh_ = false, warned_level_ = false;
-  static constexpr size_t kMaxOps = size_t{1} << 26;  ///< guard against runaway unrolling
+  static constexpr size_t kMaxOps = size_t{1} << 26;                ///< guard against runaway unrolling
   mutable std::unordered_map<const Attr*, CtTypeInfo> type_cache_;  // types are shared nodes
 
   const CtTypeInfo& type_info(const Attr& t) const {
@@ -90,8 +89,7 @@ class Frontend {
 
   void collect_calls(const Region& r, std::set<std::string>& out) {
     mlir::walk_ops(r, [&](const Operation& op) {
-      if ((op.name == "func.call" || op.name == "call") && !op.symbol.empty())
-        out.insert(op.symbol);
+      if ((op.name == "func.call" || op.name == "call") && !op.symbol.empty()) out.insert(op.symbol);
     });
   }
 
@@ -108,11 +106,8 @@ class Frontend {
           case Sem::HoistPrecompute:
           case Sem::FastRotation:
           case Sem::LinearTransform:
-          case Sem::Chebyshev:
-            found = true;
-            break;
-          default:
-            break;
+          case Sem::Chebyshev: found = true; break;
+          default: break;
         }
       });
     return found;
@@ -121,8 +116,7 @@ class Frontend {
   // MLIR: every SSA use must be dominated by its definition; a name not in scope is an error.
   void check_defined(const Operation& op, const Scope& s) const {
     for (const auto& o : op.operands)
-      if (!s.count(o))
-        fail(op, "use of undefined value '" + o + "' (operand of '" + op.name + "')");
+      if (!s.count(o)) fail(op, "use of undefined value '" + o + "' (operand of '" + op.name + "')");
   }
 
   // ---------------------------------------------------------------- values
@@ -293,9 +287,7 @@ class Frontend {
           fail(op, "unknown dialect '" + dialect + "' (operation '" + op.name + "')");
         fail(op, "unknown operation '" + op.name + "'");
       }
-      case Sem::Skip:
-        bind_results(op, s, Value{}, FheOpKind::Add, false);
-        return;
+      case Sem::Skip: bind_results(op, s, Value{}, FheOpKind::Add, false); return;
       case Sem::Setup:
       case Sem::Client:
         prog_.unsupported.push_back({op.name, op.loc.str(), c.reason});
@@ -310,8 +302,7 @@ class Frontend {
         const std::string& txt = t[q < op.tok_end ? q : op.tok_begin].text;
         bool hex = txt.compare(0, 2, "0x") == 0;
         if (q < op.tok_end && t[q].kind == mlir::TokKind::Number &&
-            txt.find_first_not_of(hex ? "0123456789abcdefABCDEFx" : "0123456789") ==
-                std::string::npos) {
+            txt.find_first_not_of(hex ? "0123456789abcdefABCDEFx" : "0123456789") == std::string::npos) {
           v.has_cst = true;
           v.cst = std::strtoll(txt.c_str(), nullptr, hex ? 16 : 10) * (neg ? -1 : 1);
         } else if (q < op.tok_end && t[q].kind == mlir::TokKind::Ident &&
@@ -344,8 +335,7 @@ class Frontend {
             v.cst = in[0] / in[1];
           else if ((o == "remsi" || o == "remui") && in.at(1) != 0)
             v.cst = in[0] % in[1];
-          else if (o == "index_cast" || o == "index_castui" || o == "extsi" || o == "extui" ||
-                   o == "trunci")
+          else if (o == "index_cast" || o == "index_castui" || o == "extsi" || o == "extui" || o == "trunci")
             v.cst = in[0];
           else
             v.has_cst = false;
@@ -353,23 +343,18 @@ class Frontend {
         for (const auto& r : op.results) s[r] = v;
         return;
       }
-      case Sem::For:
-        run_for(op, s, depth);
-        return;
+      case Sem::For: run_for(op, s, depth); return;
       case Sem::Call: {
         const Func* f = m_.func(op.symbol);
         if (!f) fail(op, "call to undefined function '@" + op.symbol + "'");
-        if (!f->has_body)
-          fail(op, "call to external function '@" + op.symbol + "' (no body to inline)");
+        if (!f->has_body) fail(op, "call to external function '@" + op.symbol + "' (no body to inline)");
         std::vector<Value> args;
         for (size_t i = 0; i < op.operands.size(); ++i) args.push_back(operand(op, i, s));
         std::vector<Value> ret = run_func(*f, args, depth + 1);
-        for (size_t i = 0; i < op.results.size(); ++i)
-          s[op.results[i]] = i < ret.size() ? ret[i] : Value{};
+        for (size_t i = 0; i < op.results.size(); ++i) s[op.results[i]] = i < ret.size() ? ret[i] : Value{};
         return;
       }
-      default:
-        break;
+      default: break;
     }
 
     Value in;
@@ -448,14 +433,9 @@ class Frontend {
         bind_results(op, s, in, FheOpKind::Rotate, true);
         return;
       }
-      case Sem::LinearTransform:
-        expand_linear_transform(op, s, in);
-        return;
-      case Sem::Chebyshev:
-        expand_chebyshev(op, s, in);
-        return;
-      default:
-        fail(op, "internal: unhandled op class for '" + op.name + "'");
+      case Sem::LinearTransform: expand_linear_transform(op, s, in); return;
+      case Sem::Chebyshev: expand_chebyshev(op, s, in); return;
+      default: fail(op, "internal: unhandled op class for '" + op.name + "'");
     }
   }
 
@@ -482,8 +462,7 @@ class Frontend {
     if (diags.empty()) fail(op, "orion.linear_transform needs diagonal_indices or diagonal_count");
     if (count > 0 && static_cast<size_t>(count) != diags.size())
       prog_.warnings.push_back(op.loc.str() + ": diagonal_count = " + std::to_string(count) +
-                               " but diagonal_indices has " + std::to_string(diags.size()) +
-                               " entries");
+                               " but diagonal_indices has " + std::to_string(diags.size()) + " entries");
     // Orion: bsgs_ratio (the baby:giant bound); openfhe: logBabyStepGiantStepRatio (its log2).
     double ratio = 2.0;
     long long log_ratio = 0;
@@ -493,8 +472,7 @@ class Frontend {
              log_ratio < 30)
       ratio = static_cast<double>(1LL << log_ratio);
     long long slots = 0;
-    if (!mlir::scalar_int(op.attr("slots"), &slots))
-      slots = 1LL << std::max(1, pp_.log_n - 1);  // CKKS: N/2
+    if (!mlir::scalar_int(op.attr("slots"), &slots)) slots = 1LL << std::max(1, pp_.log_n - 1);  // CKKS: N/2
     heir::LinearTransformPlan p;
     try {
       p = heir::plan_linear_transform(diags, slots, ratio);
@@ -521,8 +499,7 @@ class Frontend {
   void expand_chebyshev(const Operation& op, Scope& s, const Value& in) {
     if (!in.ct) fail(op, "orion.chebyshev without a ciphertext operand");
     long long degree = -1;
-    if (const Attr* co = op.attr("coefficients"))
-      degree = static_cast<long long>(co->items.size()) - 1;
+    if (const Attr* co = op.attr("coefficients")) degree = static_cast<long long>(co->items.size()) - 1;
     if (degree < 0 && !mlir::scalar_int(op.attr("degree"), &degree))
       fail(op, "orion.chebyshev needs `coefficients` or `degree`");
     if (degree < 0 || degree > (1 << 16))
@@ -565,9 +542,9 @@ class Frontend {
                    std::string("'") + kw[i] + "'");
         ++q;
       }
-      expect_tok(q < op.tok_end &&
-                     (t[q].kind == mlir::TokKind::Percent || t[q].kind == mlir::TokKind::Number),
-                 "a bound");
+      expect_tok(
+          q < op.tok_end && (t[q].kind == mlir::TokKind::Percent || t[q].kind == mlir::TokKind::Number),
+          "a bound");
       bounds[i] = t[q++].text;
     }
     if (q < op.tok_end && t[q].kind == mlir::TokKind::Ident && t[q].text == "iter_args") {
@@ -597,12 +574,10 @@ class Frontend {
                      " is not a constant (only loops with constant bounds can be unrolled)");
       v[i] = it->second.cst;
     }
-    if (v[2] <= 0)
-      fail(op, "loop 'scf.for " + iv + "': step " + std::to_string(v[2]) + " is not positive");
+    if (v[2] <= 0) fail(op, "loop 'scf.for " + iv + "': step " + std::to_string(v[2]) + " is not positive");
     if (op.regions.size() != 1) fail(op, "loop 'scf.for " + iv + "': expected one body region");
     long long trips = v[1] > v[0] ? (v[1] - v[0] + v[2] - 1) / v[2] : 0;
-    if (trips > 10'000'000)
-      fail(op, "loop 'scf.for " + iv + "': " + std::to_string(trips) + " iterations");
+    if (trips > 10'000'000) fail(op, "loop 'scf.for " + iv + "': " + std::to_string(trips) + " iterations");
     std::vector<Value> carried;
     for (const auto& [a, init] : iter) {
       (void)a;

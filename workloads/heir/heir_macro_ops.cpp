@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::heir {
 
@@ -25,17 +25,14 @@ LinearTransformPlan plan_linear_transform(const std::vector<int64_t>& diagonals,
                                           double max_ratio) {
   if (diagonals.empty()) throw Error("linear transform without diagonals");
   if (slots < 2 || (slots & (slots - 1)))
-    throw Error("linear transform: slots = " + std::to_string(slots) +
-                " is not a power of two >= 2");
-  if (!(max_ratio > 0))
-    throw Error("bsgs_ratio must be positive, got " + std::to_string(max_ratio));
+    throw Error("linear transform: slots = " + std::to_string(slots) + " is not a power of two >= 2");
+  if (!(max_ratio > 0)) throw Error("bsgs_ratio must be positive, got " + std::to_string(max_ratio));
   // FindBestBSGSRatio: ratio = (#baby - 1) / (#giant - 1) grows with n1.
   int64_t n1 = 1;  // Lattigo returns 1 when the scan ends without a decision
   for (int64_t cand = 1; cand < slots; cand <<= 1) {
     std::set<int64_t> giant, baby;
     split(diagonals, slots, cand, &giant, &baby);
-    double nb_giant = static_cast<double>(giant.size()) - 1,
-           nb_baby = static_cast<double>(baby.size()) - 1;
+    double nb_giant = static_cast<double>(giant.size()) - 1, nb_baby = static_cast<double>(baby.size()) - 1;
     if (nb_giant == 0 && nb_baby == 0) continue;  // 0/0 is NaN: no comparison holds
     double ratio = nb_giant == 0 ? HUGE_VAL : nb_baby / nb_giant;
     if (ratio == max_ratio) {

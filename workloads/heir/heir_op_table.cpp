@@ -70,27 +70,26 @@ OpClass classify_op(const std::string& name) {
       return classify_op(name.substr(0, name.size() - 8));  // in-place variants cost the same
     if (op == "linear_transform") return sem(Sem::LinearTransform);
     if (op == "chebyshev") return sem(Sem::Chebyshev);
-    static const std::map<std::string, FheOpKind> m = {
-        {"add", FheOpKind::Add},
-        {"sub", FheOpKind::Sub},
-        {"negate", FheOpKind::Negate},
-        {"add_plain", FheOpKind::AddPlain},
-        {"sub_plain", FheOpKind::SubPlain},
-        {"mul_plain", FheOpKind::MulPlain},
-        {"mul_no_relin", FheOpKind::Mul},
-        {"mul_const", FheOpKind::MulScalar},
-        {"relin", FheOpKind::Relinearize},
-        {"mod_reduce", FheOpKind::Rescale},
-        {"level_reduce", FheOpKind::LevelReduce},
-        {"rot", FheOpKind::Rotate},
-        {"automorph", FheOpKind::Rotate},
-        {"key_switch", FheOpKind::KeySwitch},
-        {"key_switch_down", FheOpKind::KeySwitch},
-        {"bootstrap", FheOpKind::Bootstrap},
-        {"encrypt", FheOpKind::Encrypt},
-        {"decrypt", FheOpKind::Decrypt},
-        {"make_packed_plaintext", FheOpKind::Encode},
-        {"make_ckks_packed_plaintext", FheOpKind::Encode}};
+    static const std::map<std::string, FheOpKind> m = {{"add", FheOpKind::Add},
+                                                       {"sub", FheOpKind::Sub},
+                                                       {"negate", FheOpKind::Negate},
+                                                       {"add_plain", FheOpKind::AddPlain},
+                                                       {"sub_plain", FheOpKind::SubPlain},
+                                                       {"mul_plain", FheOpKind::MulPlain},
+                                                       {"mul_no_relin", FheOpKind::Mul},
+                                                       {"mul_const", FheOpKind::MulScalar},
+                                                       {"relin", FheOpKind::Relinearize},
+                                                       {"mod_reduce", FheOpKind::Rescale},
+                                                       {"level_reduce", FheOpKind::LevelReduce},
+                                                       {"rot", FheOpKind::Rotate},
+                                                       {"automorph", FheOpKind::Rotate},
+                                                       {"key_switch", FheOpKind::KeySwitch},
+                                                       {"key_switch_down", FheOpKind::KeySwitch},
+                                                       {"bootstrap", FheOpKind::Bootstrap},
+                                                       {"encrypt", FheOpKind::Encrypt},
+                                                       {"decrypt", FheOpKind::Decrypt},
+                                                       {"make_packed_plaintext", FheOpKind::Encode},
+                                                       {"make_ckks_packed_plaintext", FheOpKind::Encode}};
     auto it = m.find(op);
     if (it != m.end()) return emit(it->second);
     if (op == "mul" || op == "square") return sem(Sem::MulRelin);
@@ -133,8 +132,8 @@ OpClass classify_op(const std::string& name) {
 }
 
 bool known_dialect(const std::string& dialect) {
-  static const std::set<std::string> known = {
-      "ckks", "bgv", "bfv", "lwe", "openfhe", "lattigo", "orion", "arith", "tensor", "scf", "func"};
+  static const std::set<std::string> known = {"ckks",  "bgv",   "bfv",    "lwe", "openfhe", "lattigo",
+                                              "orion", "arith", "tensor", "scf", "func"};
   return known.count(dialect) > 0;
 }
 

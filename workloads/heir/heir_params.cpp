@@ -5,7 +5,7 @@
 #include <regex>
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_types.h"
 
 namespace photon::heir {
@@ -44,7 +44,10 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
 
   // Every type in the module: aliases, function signatures, op signatures; with where it is
   // written ("file:line:col" of the alias definition, the function or the op).
-  struct TypeUse { std::string src, loc; AttrPtr type; };
+  struct TypeUse {
+    std::string src, loc;
+    AttrPtr type;
+  };
   std::vector<TypeUse> types;
   for (const auto& [name, a] : m.aliases) {
     auto l = m.alias_locs.find(name);
@@ -57,22 +60,20 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
     mlir::walk_ops(f.body, [&](const Operation& op) {
       for (const auto& t : op.operand_types) types.push_back({op.loc.str(), op.loc.str(), t});
       for (const auto& t : op.result_types) types.push_back({op.loc.str(), op.loc.str(), t});
-      if (!gen_params_op && (op.name == "openfhe.gen_params" ||
-                             op.name.find("parameters_from_literal") != std::string::npos)) {
+      if (!gen_params_op &&
+          (op.name == "openfhe.gen_params" || op.name.find("parameters_from_literal") != std::string::npos)) {
         gen_params_op = &op;
         gen_params = op.attr("paramsLiteral");
       }
       auto d = op.name.find('.');
       std::string dia = op.name.substr(0, d);
-      if (out.scheme_guess.empty() && (dia == "ckks" || dia == "bgv" || dia == "bfv"))
-        out.scheme_guess = dia;
+      if (out.scheme_guess.empty() && (dia == "ckks" || dia == "bgv" || dia == "bfv")) out.scheme_guess = dia;
       if (out.scheme_guess.empty() && op.name.rfind("lattigo.", 0) == 0) {
         std::string rest = op.name.substr(8);
         std::string s = rest.substr(0, rest.find('.'));
         if (s == "ckks" || s == "bgv" || s == "bfv") out.scheme_guess = s;
       }
-      if (out.scheme_guess.empty() && op.name.find("ckks") != std::string::npos)
-        out.scheme_guess = "ckks";
+      if (out.scheme_guess.empty() && op.name.find("ckks") != std::string::npos) out.scheme_guess = "ckks";
     });
   }
   int type_log_n = -1, type_max_level = -1;
@@ -88,9 +89,9 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
         type_log_n_src = name;
       }
       if (sp.log_n >= 0 && ti.log_n != sp.log_n && warned.insert(ti.log_n).second)
-        prog->warnings.push_back(
-            where + ": N = 2^" + std::to_string(ti.log_n) + " in type " + name + " disagrees with " + sp.key +
-            " logN = " + std::to_string(sp.log_n) + "; using logN = " + std::to_string(sp.log_n));
+        prog->warnings.push_back(where + ": N = 2^" + std::to_string(ti.log_n) + " in type " + name +
+                                 " disagrees with " + sp.key + " logN = " + std::to_string(sp.log_n) +
+                                 "; using logN = " + std::to_string(sp.log_n));
       else if (sp.log_n < 0 && ti.log_n != type_log_n && warned.insert(ti.log_n).second)
         prog->warnings.push_back(where + ": N = 2^" + std::to_string(ti.log_n) + " in type " + name +
                                  " disagrees with N = 2^" + std::to_string(type_log_n) + " in " +
@@ -102,17 +103,15 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
       type_level_src = name;
     }
     if (ti.current >= 0 && ti.limbs >= 0 && ti.current + 1 != ti.limbs)
-      prog->warnings.push_back(
-          where + ": type " + name + ": modulus_chain current = " + std::to_string(ti.current) +
-          " but the ring has " + std::to_string(ti.limbs) + " RNS limbs; using current");
+      prog->warnings.push_back(where + ": type " + name +
+                               ": modulus_chain current = " + std::to_string(ti.current) +
+                               " but the ring has " + std::to_string(ti.limbs) + " RNS limbs; using current");
   }
 
   long long mult_depth = -1, ring_dim = -1, large_digits = 0;
   if (gen_params_op) {
     const Attr* src = gen_params ? gen_params : nullptr;
-    auto get = [&](const char* k) -> const Attr* {
-      return src ? src->get(k) : gen_params_op->attr(k);
-    };
+    auto get = [&](const char* k) -> const Attr* { return src ? src->get(k) : gen_params_op->attr(k); };
     mlir::scalar_int(get("mulDepth"), &mult_depth);
     mlir::scalar_int(get("ringDim"), &ring_dim);
     mlir::scalar_int(get("numLargeDigits"), &large_digits);
@@ -123,9 +122,8 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
       long long ln = -1;
       if (mlir::scalar_int(src->get("logN"), &ln)) {
         if (ln < kMinLogN || ln > kMaxLogN)
-          throw Error("logN = " + std::to_string(ln) + " out of range [" +
-                      std::to_string(kMinLogN) + ", " + std::to_string(kMaxLogN) +
-                      "] (supported ring degrees)")
+          throw Error("logN = " + std::to_string(ln) + " out of range [" + std::to_string(kMinLogN) + ", " +
+                      std::to_string(kMaxLogN) + "] (supported ring degrees)")
               .with_context(gen_params_op->loc.str());
         ring_dim = 1LL << ln;
       }
@@ -135,11 +133,10 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
   }
 
   // ringDim = 0 lets OpenFHE choose N; any other value must be a supported power of two.
-  if (ring_dim > 0 && ((ring_dim & (ring_dim - 1)) || ring_dim < (1LL << kMinLogN) ||
-                       ring_dim > (1LL << kMaxLogN)))
+  if (ring_dim > 0 &&
+      ((ring_dim & (ring_dim - 1)) || ring_dim < (1LL << kMinLogN) || ring_dim > (1LL << kMaxLogN)))
     throw Error("ringDim = " + std::to_string(ring_dim) + " is not a power of two in [2^" +
-                std::to_string(kMinLogN) + ", 2^" + std::to_string(kMaxLogN) +
-                "] (supported ring degrees)")
+                std::to_string(kMinLogN) + ", 2^" + std::to_string(kMaxLogN) + "] (supported ring degrees)")
         .with_context(gen_params_op->loc.str());
   // log_n
   if (sp.log_n >= 0) {
@@ -149,20 +146,18 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
   } else if (ring_dim > 0) {
     out.log_n = static_cast<int>(std::lround(std::log2(static_cast<double>(ring_dim))));
     out.log_n_from_module = true;
-    note("log_n = " + std::to_string(out.log_n) + " from " + gen_params_op->name +
-         " ring dimension");
+    note("log_n = " + std::to_string(out.log_n) + " from " + gen_params_op->name + " ring dimension");
   } else if (type_log_n >= 0) {
     out.log_n = type_log_n;
-    note("log_n = " + std::to_string(out.log_n) + " from the ring `1 + x**N` of type " +
-         type_log_n_src + " (no schemeParam); each op uses its own type's N");
+    note("log_n = " + std::to_string(out.log_n) + " from the ring `1 + x**N` of type " + type_log_n_src +
+         " (no schemeParam); each op uses its own type's N");
   } else {
     int slots = layout_slots(m);
     if (slots > 0) {
       int l = 0;
       while ((1LL << l) < 2LL * slots) ++l;
       out.log_n = l;
-      note("log_n = " + std::to_string(l) +
-           " from N = 2 * slots, slots = " + std::to_string(slots) +
+      note("log_n = " + std::to_string(l) + " from N = 2 * slots, slots = " + std::to_string(slots) +
            " from the #tensor_ext.layout of the arguments (CKKS packs N/2 slots); a lower bound: "
            "OpenFHE picks N from the HE-standard security table, which the IR does not fix");
     } else {
@@ -195,8 +190,8 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
     out.dnum = (qn + out.alpha - 1) / out.alpha;
     note("alpha = " + std::to_string(out.alpha) + " = |P| from " +
          (sp.present ? sp.key : std::string("parameters literal")));
-    note("dnum = " + std::to_string(out.dnum) + " = ceil((L+1)/alpha) = ceil(" +
-         std::to_string(qn) + "/" + std::to_string(out.alpha) +
+    note("dnum = " + std::to_string(out.dnum) + " = ceil((L+1)/alpha) = ceil(" + std::to_string(qn) + "/" +
+         std::to_string(out.alpha) +
          ") (hybrid key switching: Q split into digits of alpha "
          "limbs; Han-Ki, CT-RSA 2020)");
   } else {
@@ -213,9 +208,8 @@ ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog) {
            ") (>3: 3, >0: 2, else 1; "
            "openfhe-development src/pke/include/scheme/scheme-utils.h), the target of HEIR's "
            "--lwe-to-openfhe lowering; the IR has no P primes");
-    note("alpha = " + std::to_string(out.alpha) + " = ceil((L+1)/dnum) = ceil(" +
-         std::to_string(qn) + "/" + std::to_string(out.dnum) +
-         ") (OpenFHE HYBRID: P limbs cover one digit)");
+    note("alpha = " + std::to_string(out.alpha) + " = ceil((L+1)/dnum) = ceil(" + std::to_string(qn) + "/" +
+         std::to_string(out.dnum) + ") (OpenFHE HYBRID: P limbs cover one digit)");
   }
   if (type_max_level >= 0)
     note(

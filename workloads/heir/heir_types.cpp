@@ -4,7 +4,7 @@
 #include <cstring>
 #include <regex>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::heir {
 
@@ -24,11 +24,10 @@ int log_n_from_polynomial(const std::string& text) {
 void check_rings(const mlir::Module& m) {
   for (const auto& r : m.rings) {
     const Attr* pm = r.ring->get("polynomialModulus");
-    if (!pm) continue;  // a ring without modulus (Z[x]) is not a ciphertext ring
+    if (!pm) continue;             // a ring without modulus (Z[x]) is not a ciphertext ring
     std::string text = pm->str();  // tokens joined by spaces: "<1 + x * * 1024>"
     for (const char* from : {"* *", " ** "})
-      for (size_t at; (at = text.find(from)) != std::string::npos;)
-        text.replace(at, std::strlen(from), "**");
+      for (size_t at; (at = text.find(from)) != std::string::npos;) text.replace(at, std::strlen(from), "**");
     auto fail = [&](const std::string& what) {
       throw Error("ring " + (r.alias.empty() ? std::string("#polynomial.ring") : r.alias) +
                   " (polynomialModulus = " + text + "): " + what)
@@ -43,12 +42,10 @@ void check_rings(const mlir::Module& m) {
       digits = t.substr(5);
     else if (t.compare(0, 3, "x**") == 0 && t.size() > 5 && t.compare(t.size() - 2, 2, "+1") == 0)
       digits = t.substr(3, t.size() - 5);
-    if (digits.empty() || digits.size() > 18 ||
-        digits.find_first_not_of("0123456789") != std::string::npos)
+    if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos)
       fail("the polynomial modulus is not x**N + 1 (the negacyclic ring of RLWE schemes)");
     unsigned long long n = std::stoull(digits);
-    if (n == 0 || (n & (n - 1)))
-      fail("N = " + digits + " is not a power of two (the NTT needs N = 2^k)");
+    if (n == 0 || (n & (n - 1))) fail("N = " + digits + " is not a power of two (the NTT needs N = 2^k)");
     int l = 0;
     while ((1ULL << l) < n) ++l;
     if (l < kMinLogN || l > kMaxLogN)
@@ -129,9 +126,8 @@ SchemeParam scheme_param(const mlir::Module& m) {
     long long x = 0;
     if (mlir::scalar_int(v->get("logN"), &x)) {
       if (x < kMinLogN || x > kMaxLogN)
-        throw Error(k + ": logN = " + std::to_string(x) + " out of range [" +
-                    std::to_string(kMinLogN) + ", " + std::to_string(kMaxLogN) +
-                    "] (supported ring degrees)")
+        throw Error(k + ": logN = " + std::to_string(x) + " out of range [" + std::to_string(kMinLogN) +
+                    ", " + std::to_string(kMaxLogN) + "] (supported ring degrees)")
             .with_context(m.has_module ? m.loc.str() : m.file);
       sp.log_n = static_cast<int>(x);
     }

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::mlir {
 namespace {
@@ -24,23 +24,25 @@ std::string escape(const std::string& text) {
   out.reserve(text.size());
   for (char ch : text) {
     const unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (c == '\r') out += "\\r";
-    else if (c < 0x20 || c >= 0x7f) out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
-    else out += ch;
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c < 0x20 || c >= 0x7f)
+      out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else
+      out += ch;
   }
   return out;
 }
 
 std::string describe(const Token& t) {
   switch (t.kind) {
-    case TokKind::Eof:
-      return "end of file";
-    case TokKind::String:
-      return "string \"" + escape(t.text) + "\"";
-    default:
-      return "'" + escape(t.text) + "'";
+    case TokKind::Eof: return "end of file";
+    case TokKind::String: return "string \"" + escape(t.text) + "\"";
+    default: return "'" + escape(t.text) + "'";
   }
 }
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::mlir {
 
@@ -35,16 +35,11 @@ std::string Attr::str() const {
     inner += items[i].second->str();
   }
   switch (kind) {
-    case Kind::Scalar:
-      return items.empty() ? text : inner;
-    case Kind::Dialect:
-      return items.empty() ? text : text + "<" + inner + ">";
-    case Kind::Group:
-      return text == "(" ? "(" + inner + ")" : "<" + inner + ">";
-    case Kind::List:
-      return "[" + inner + "]";
-    case Kind::Dict:
-      return "{" + inner + "}";
+    case Kind::Scalar: return items.empty() ? text : inner;
+    case Kind::Dialect: return items.empty() ? text : text + "<" + inner + ">";
+    case Kind::Group: return text == "(" ? "(" + inner + ")" : "<" + inner + ">";
+    case Kind::List: return "[" + inner + "]";
+    case Kind::Dict: return "{" + inner + "}";
   }
   return text;
 }
@@ -107,7 +102,9 @@ void check_int_literals(const std::vector<Token>& t, const std::string& file) {
       continue;  // float, dimension list (4x8xf64), ...
     std::string type = "i64";
     if (i + 2 < t.size() && t[i + 1].is(':') && t[i + 2].kind == TokKind::Ident) type = t[i + 2].text;
-    const size_t digits = type.rfind("si", 0) == 0 || type.rfind("ui", 0) == 0 ? 2 : type.rfind("i", 0) == 0 ? 1 : 0;
+    const size_t digits = type.rfind("si", 0) == 0 || type.rfind("ui", 0) == 0 ? 2
+                          : type.rfind("i", 0) == 0                            ? 1
+                                                                               : 0;
     uint32_t bits = 64;
     if (type != "index") {
       if (digits == 0 || type.size() == digits || type.size() > digits + 5 ||
@@ -124,35 +121,36 @@ void check_int_literals(const std::vector<Token>& t, const std::string& file) {
     for (size_t q = hex ? 2 : 0; q < s.size() && !overflow; ++q) {
       const char c = s[q];
       const uint64_t d = c <= '9' ? uint64_t(c - '0') : uint64_t((c | 0x20) - 'a' + 10);
-      if (mag > (UINT64_MAX - d) / base) overflow = true;
-      else mag = mag * base + d;
+      if (mag > (UINT64_MAX - d) / base)
+        overflow = true;
+      else
+        mag = mag * base + d;
     }
     // Largest magnitude allowed for negative and for non-negative values.
     const uint64_t int64_neg = uint64_t(1) << 63, int64_pos = int64_neg - 1;
     auto pow2 = [](uint32_t e) { return e >= 64 ? UINT64_MAX : (uint64_t(1) << e); };
-    uint64_t max_neg = bits == 0 ? 0 : pow2(bits - 1), max_pos = bits == 0 ? 0 : pow2(bits) - (bits >= 64 ? 0 : 1);
+    uint64_t max_neg = bits == 0 ? 0 : pow2(bits - 1),
+             max_pos = bits == 0 ? 0 : pow2(bits) - (bits >= 64 ? 0 : 1);
     if (digits == 2 && type[0] == 's') max_pos = bits == 0 ? 0 : pow2(bits - 1) - (bits > 64 ? 0 : 1);
     if (digits == 2 && type[0] == 'u') max_neg = 0;
     max_neg = std::min(max_neg, int64_neg);
     max_pos = std::min(max_pos, int64_pos);
     if (!overflow && (neg ? mag <= max_neg : mag <= max_pos)) continue;
-    const std::string lo = max_neg == 0 ? "0" : max_neg == int64_neg ? "-9223372036854775808" : "-" + std::to_string(max_neg);
-    throw Error("integer literal " + std::string(neg ? "-" : "") + s + " does not fit " + type + " (range " + lo +
-                " .. " + std::to_string(max_pos) + (bits > 64 ? ": integers are read as int64)" : ")"))
+    const std::string lo = max_neg == 0           ? "0"
+                           : max_neg == int64_neg ? "-9223372036854775808"
+                                                  : "-" + std::to_string(max_neg);
+    throw Error("integer literal " + std::string(neg ? "-" : "") + s + " does not fit " + type + " (range " +
+                lo + " .. " + std::to_string(max_pos) + (bits > 64 ? ": integers are read as int64)" : ")"))
         .with_context(Loc{file, at.line, at.col}.str());
   }
 }
 
 char closer_of(char open) {
   switch (open) {
-    case '(':
-      return ')';
-    case '[':
-      return ']';
-    case '{':
-      return '}';
-    default:
-      return '>';
+    case '(': return ')';
+    case '[': return ']';
+    case '{': return '}';
+    default: return '>';
   }
 }
 
@@ -185,8 +183,8 @@ class Parser {
   const std::vector<Token>& t_;
   size_t p_ = 0;
   int depth_ = 0;
-  std::string alias_name_;                   ///< alias whose value is being parsed
-  size_t alias_value_pos_ = size_t(-1);      ///< token index where that value starts
+  std::string alias_name_;               ///< alias whose value is being parsed
+  size_t alias_value_pos_ = size_t(-1);  ///< token index where that value starts
   static constexpr int kMaxDepth = 200;  ///< bracket/region nesting limit (no stack overflow)
 
   const Token& cur() const { return t_[p_]; }
@@ -196,8 +194,7 @@ class Parser {
     throw Error(msg).with_context(loc(at).str());
   }
   void expect(char c, const std::string& ctx) {
-    if (!cur().is(c))
-      fail(cur(), std::string("expected '") + c + "'" + ctx + ", got " + describe(cur()));
+    if (!cur().is(c)) fail(cur(), std::string("expected '") + c + "'" + ctx + ", got " + describe(cur()));
     ++p_;
   }
 
@@ -251,8 +248,7 @@ class Parser {
     if (cur().kind == TokKind::Ident &&
         (cur().text == "private" || cur().text == "public" || cur().text == "nested"))
       ++p_;
-    if (cur().kind != TokKind::At)
-      fail(cur(), "expected a function name '@name', got " + describe(cur()));
+    if (cur().kind != TokKind::At) fail(cur(), "expected a function name '@name', got " + describe(cur()));
     f.name = cur().text.substr(1);
     if (!f.name.empty() && f.name.front() == '"') f.name = f.name.substr(1, f.name.size() - 2);
     ++p_;
@@ -273,8 +269,7 @@ class Parser {
         continue;
       }
       if (!cur().is(')'))
-        fail(cur(),
-             "expected ',' or ')' in the argument list of @" + f.name + ", got " + describe(cur()));
+        fail(cur(), "expected ',' or ')' in the argument list of @" + f.name + ", got " + describe(cur()));
     }
     ++p_;
     if (cur().kind == TokKind::Arrow) {
@@ -290,8 +285,7 @@ class Parser {
             continue;
           }
           if (!cur().is(')'))
-            fail(cur(), "expected ',' or ')' in the result list of @" + f.name + ", got " +
-                            describe(cur()));
+            fail(cur(), "expected ',' or ')' in the result list of @" + f.name + ", got " + describe(cur()));
         }
         ++p_;
       } else {
@@ -352,8 +346,7 @@ class Parser {
   struct DepthGuard {
     Parser& p;
     DepthGuard(Parser& parser, const Token& at) : p(parser) {
-      if (++p.depth_ > kMaxDepth)
-        p.fail(at, "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+      if (++p.depth_ > kMaxDepth) p.fail(at, "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
     }
     ~DepthGuard() { --p.depth_; }
   };
@@ -416,8 +409,7 @@ class Parser {
         ++p_;
         a->text = c.text;
         return a;
-      case TokKind::Eof:
-        fail(c, "expected a value, got end of file");
+      case TokKind::Eof: fail(c, "expected a value, got end of file");
       case TokKind::String:
         ++p_;
         a->text = "\"" + c.text + "\"";
@@ -466,10 +458,9 @@ class Parser {
         ++p_;
         break;
       }
-      std::string opened = " to close '" + std::string(1, open) + "' at " + std::to_string(o.line) +
-                           ":" + std::to_string(o.col);
-      fail(cur(),
-           std::string("expected ',' or '") + close + "'" + opened + ", got " + describe(cur()));
+      std::string opened = " to close '" + std::string(1, open) + "' at " + std::to_string(o.line) + ":" +
+                           std::to_string(o.col);
+      fail(cur(), std::string("expected ',' or '") + close + "'" + opened + ", got " + describe(cur()));
     }
     return items;
   }
@@ -496,9 +487,8 @@ class Parser {
         return r;
       }
       if (c.kind == TokKind::Eof)
-        fail(c, "expected '}' closing the region of " + owner + " opened at " +
-                    std::to_string(open.line) + ":" + std::to_string(open.col) +
-                    ", got end of file");
+        fail(c, "expected '}' closing the region of " + owner + " opened at " + std::to_string(open.line) +
+                    ":" + std::to_string(open.col) + ", got end of file");
       if (c.kind == TokKind::Caret) {  // block label ^bb0(%a: T):
         ++p_;
         if (cur().is('(')) parse_items('(', false);
@@ -549,17 +539,16 @@ class Parser {
       if (k.kind == TokKind::Eof) {
         if (!stack.empty()) {
           const Token& o = t_[stack.back()];
-          fail(k, std::string("expected '") + closer_of(o.text[0]) + "' to close '" + o.text +
-                      "' at " + std::to_string(o.line) + ":" + std::to_string(o.col) +
-                      ", got end of file");
+          fail(k, std::string("expected '") + closer_of(o.text[0]) + "' to close '" + o.text + "' at " +
+                      std::to_string(o.line) + ":" + std::to_string(o.col) + ", got end of file");
         }
         break;
       }
       if (stack.empty()) {
         const Token& prev = t_[p_ - 1];
         bool cont = prev.is(',') || prev.is('=') || prev.is(':') || prev.kind == TokKind::Arrow;
-        bool starts = k.kind == TokKind::Percent || k.kind == TokKind::Ident ||
-                      k.kind == TokKind::String || k.kind == TokKind::Caret;
+        bool starts = k.kind == TokKind::Percent || k.kind == TokKind::Ident || k.kind == TokKind::String ||
+                      k.kind == TokKind::Caret;
         if (k.first_on_line && p_ > op.tok_begin && starts && !cont) break;
         if (k.is('}')) break;
         if (k.is('{') && !is_attr_dict(p_)) {
@@ -577,9 +566,8 @@ class Parser {
         if (stack.empty()) fail(k, "unbalanced '" + k.text + "' in '" + op.name + "'");
         const Token& o = t_[stack.back()];
         if (closer_of(o.text[0]) != k.text[0])
-          fail(k, std::string("expected '") + closer_of(o.text[0]) + "' to close '" + o.text +
-                      "' at " + std::to_string(o.line) + ":" + std::to_string(o.col) + ", got " +
-                      describe(k));
+          fail(k, std::string("expected '") + closer_of(o.text[0]) + "' to close '" + o.text + "' at " +
+                      std::to_string(o.line) + ":" + std::to_string(o.col) + ", got " + describe(k));
         stack.pop_back();
       }
       ++p_;
@@ -642,8 +630,7 @@ class Parser {
   void parse_signature(Operation& op, size_t end) {
     if (p_ >= end) fail(cur(), "expected a type after ':', got " + describe(cur()));
     parse_type_list(op.operand_types, end);
-    if (p_ < end &&
-        (cur().kind == TokKind::Arrow || (cur().kind == TokKind::Ident && cur().text == "to"))) {
+    if (p_ < end && (cur().kind == TokKind::Arrow || (cur().kind == TokKind::Ident && cur().text == "to"))) {
       ++p_;
       parse_type_list(op.result_types, end);
     } else {

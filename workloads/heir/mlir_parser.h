@@ -90,9 +90,9 @@ struct RingDef {
 
 struct Module {
   std::string file;
-  bool has_module = false;  ///< a `module { ... }` or top-level func.func (implicit module) seen
-  Loc loc;                  ///< position of `module` (or of the first top-level func.func)
-  std::vector<RingDef> rings;                          ///< every ring literal, in text order
+  bool has_module = false;     ///< a `module { ... }` or top-level func.func (implicit module) seen
+  Loc loc;                     ///< position of `module` (or of the first top-level func.func)
+  std::vector<RingDef> rings;  ///< every ring literal, in text order
   std::vector<std::pair<std::string, AttrPtr>> attrs;  ///< `module attributes {...}`
   std::map<std::string, AttrPtr> aliases;              ///< "!ct_L1" / "#key" -> value
   std::map<std::string, Loc> alias_locs;               ///< "!ct_L1" -> position of its definition

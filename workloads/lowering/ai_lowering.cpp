@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/lowering/lowering_internal.h"
 
 namespace photon::lowering {
@@ -20,8 +20,9 @@ const std::map<std::string, LowerFn>& dispatch() {
     d["Conv"] = lower_conv;
     d["Gemm"] = lower_gemm;
     d["MatMul"] = lower_matmul;
-    for (const char* op : {"Relu", "Sigmoid", "Tanh", "Erf", "Exp", "Sqrt", "Reciprocal", "Neg", "Abs", "Gelu",
-                           "LeakyRelu", "Clip", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean"})
+    for (const char* op :
+         {"Relu", "Sigmoid", "Tanh", "Erf", "Exp", "Sqrt", "Reciprocal", "Neg", "Abs", "Gelu", "LeakyRelu",
+          "Clip", "Add",     "Sub",  "Mul", "Div", "Pow",  "Max",        "Min", "Sum", "Mean"})
       d[op] = lower_elementwise;
     d["BatchNormalization"] = lower_batchnorm;
     for (const char* op : {"Softmax", "LayerNormalization", "ReduceMean", "ReduceSum", "ReduceMax",
@@ -54,9 +55,8 @@ LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
   // Tensors held as fp32 although the model declares another float type (TensorInfo::source_type).
   for (const auto& [name, t] : g.tensors)
     if (t.dtype == DType::Float32 && !t.source_type.empty())
-      res.functional_notes.push_back(
-          fmt::format("tensor '{}' is {} in the model; the platform holds and computes it in fp32", name,
-                      t.source_type));
+      res.functional_notes.push_back(fmt::format(
+          "tensor '{}' is {} in the model; the platform holds and computes it in fp32", name, t.source_type));
   HbmPlan plan = plan_hbm(g, cfg);
   // Constant data: segments for materialised data, fills for splats.
   for (const auto& [name, addr] : plan.address) {
@@ -131,11 +131,13 @@ LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
       ++res.nodes_fallback;
       ++res.fallback_by_op[n.op_type];
       res.functional_valid = false;
-      res.functional_notes.push_back(fmt::format("node '{}' ({}) runs on the host; the device leaves its "
-                                                 "outputs unwritten",
-                                                 n.name, n.op_type));
+      res.functional_notes.push_back(
+          fmt::format("node '{}' ({}) runs on the host; the device leaves its "
+                      "outputs unwritten",
+                      n.name, n.op_type));
     } catch (Error& e) {
-      if (e.message().rfind("node '", 0) != 0) e.with_context(fmt::format("node '{}' ({})", n.name, n.op_type));
+      if (e.message().rfind("node '", 0) != 0)
+        e.with_context(fmt::format("node '{}' ({})", n.name, n.op_type));
       throw;
     }
   }

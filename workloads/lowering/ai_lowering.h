@@ -1,5 +1,5 @@
 // AI lowering: a pure function from an operator graph (workloads/graph/graph.h) to a command
-// stream (workloads/pcs/program.h). docs/lowering.md describes every op's mapping, the tiling,
+// stream (isa/program.h). docs/lowering.md describes every op's mapping, the tiling,
 // the scratchpad double buffering and its semaphore protocol, and the fallback policy.
 #pragma once
 
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "isa/program.h"
+#include "soc/platform_config.h"
 #include "workloads/graph/graph.h"
-#include "workloads/pcs/program.h"
 
 namespace photon::lowering {
 
@@ -23,9 +23,9 @@ constexpr double kHostFixedNs = 10000.0;
 
 /// A node the lowering does not map to the device.
 struct Fallback {
-  std::string op;       ///< ONNX op type
-  std::string node;     ///< node name
-  std::string reason;   ///< why it is not lowered
+  std::string op;           ///< ONNX op type
+  std::string node;         ///< node name
+  std::string reason;       ///< why it is not lowered
   double host_cost_ns = 0;  ///< kHostFixedNs + kHostNsPerElement * (input + output elements)
 };
 
@@ -54,8 +54,8 @@ struct LoweringResult {
   /// Why functional_valid is false; also precision notes that leave it true: a DOUBLE or BFLOAT16
   /// tensor of the model (TensorInfo::source_type) is held and computed in fp32.
   std::vector<std::string> functional_notes;
-  double host_fallback_ns = 0;                ///< sum of unsupported[].host_cost_ns
-  uint64_t hbm_bytes = 0;                     ///< HBM footprint from cfg.noc.hbm_base
+  double host_fallback_ns = 0;  ///< sum of unsupported[].host_cost_ns
+  uint64_t hbm_bytes = 0;       ///< HBM footprint from cfg.noc.hbm_base
 };
 
 /// Lowers `g` for the platform `cfg` (optical array size, scratchpad capacity, semaphores).

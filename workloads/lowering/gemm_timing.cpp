@@ -15,8 +15,8 @@ uint64_t gemm_weight_programs(const pcs::Gemm& g, const OpticalGemmConfig& oc) {
 
 double gemm_command_ns(const pcs::Gemm& g, const OpticalGemmConfig& oc) {
   const uint64_t tiles = ceil_div(g.k, oc.cols) * ceil_div(g.n, oc.rows);
-  const double per_pass = double(ceil_div(g.m, oc.wavelengths)) / oc.modulation_ghz + oc.conversion_latency_ns +
-                          double(oc.pipeline_depth) / oc.clock_ghz;
+  const double per_pass = double(ceil_div(g.m, oc.wavelengths)) / oc.modulation_ghz +
+                          oc.conversion_latency_ns + double(oc.pipeline_depth) / oc.clock_ghz;
   return double(gemm_weight_programs(g, oc)) * oc.weight_program_ns + double(tiles) * per_pass;
 }
 

@@ -21,8 +21,8 @@
 
 #include <cstdint>
 
+#include "isa/program.h"
 #include "models/optical_gemm/optical_gemm_config.h"
-#include "workloads/pcs/program.h"
 
 namespace photon::lowering {
 

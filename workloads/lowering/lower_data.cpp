@@ -45,8 +45,10 @@ std::string lower_transpose(Ctx& c) {
   for (auto a : perm) {
     if (compact[a] < 0) continue;
     int64_t ca = compact[a];
-    if (!groups.empty() && groups.back().back() + 1 == ca) groups.back().push_back(ca);
-    else groups.push_back({ca});
+    if (!groups.empty() && groups.back().back() + 1 == ca)
+      groups.back().push_back(ca);
+    else
+      groups.push_back({ca});
   }
   const int64_t last = static_cast<int64_t>(orig.size()) - 1;
   auto gsize = [&](const std::vector<int64_t>& g) {
@@ -70,10 +72,13 @@ std::string lower_transpose(Ctx& c) {
   }
   // Batched 2-D transpose: input [batch, X, Y] -> output [batch, Y, X] (batch groups in order).
   const size_t G = groups.size();
-  bool batched2d = G >= 2 && groups[G - 2].back() == last && groups[G - 1].back() + 1 == groups[G - 2].front();
+  bool batched2d =
+      G >= 2 && groups[G - 2].back() == last && groups[G - 1].back() + 1 == groups[G - 2].front();
   for (size_t i = 0; batched2d && i + 2 < G; ++i)
-    batched2d = groups[i].back() < groups[G - 1].front() && (i == 0 || groups[i - 1].back() < groups[i].front());
-  if (!batched2d) throw Unsupported{"permutation moves the innermost axis and is not a batched 2-D transpose"};
+    batched2d =
+        groups[i].back() < groups[G - 1].front() && (i == 0 || groups[i - 1].back() < groups[i].front());
+  if (!batched2d)
+    throw Unsupported{"permutation moves the innermost axis and is not a batched 2-D transpose"};
   const int64_t X = gsize(groups[G - 1]), Y = gsize(groups[G - 2]);
   const int64_t B = x.numel() / (X * Y);
   const uint64_t half = c.spm_bytes / 2 / kSpmAlign * kSpmAlign;
@@ -97,7 +102,8 @@ std::string lower_transpose(Ctx& c) {
       pl.push(std::move(st));
     }
   pl.finish();
-  return fmt::format("vector transpose; batch {} of {}x{}; {} rows per tile; steps {}", B, X, Y, xr, pl.steps());
+  return fmt::format("vector transpose; batch {} of {}x{}; {} rows per tile; steps {}", B, X, Y, xr,
+                     pl.steps());
 }
 
 std::string lower_concat(Ctx& c) {
@@ -115,7 +121,8 @@ std::string lower_concat(Ctx& c) {
     if (in.empty()) continue;
     const TensorInfo& t = c.t(in);
     const int64_t len = (t.shape.empty() ? 1 : t.shape[axis]) * inner;
-    if (len > 0) copy_box(c, pl, c.addr(in), {len, 1}, ya + uint64_t(off) * 4, {y.shape[axis] * inner, 1}, {outer, len});
+    if (len > 0)
+      copy_box(c, pl, c.addr(in), {len, 1}, ya + uint64_t(off) * 4, {y.shape[axis] * inner, 1}, {outer, len});
     off += len;
   }
   pl.finish();
@@ -137,7 +144,8 @@ std::string lower_split(Ctx& c) {
     if (o.empty()) continue;
     const TensorInfo& t = c.t(o);
     const int64_t len = t.shape[axis] * inner;
-    if (len > 0) copy_box(c, pl, xa + uint64_t(off) * 4, {x.shape[axis] * inner, 1}, c.addr(o), {len, 1}, {outer, len});
+    if (len > 0)
+      copy_box(c, pl, xa + uint64_t(off) * 4, {x.shape[axis] * inner, 1}, c.addr(o), {len, 1}, {outer, len});
     off += len;
   }
   pl.finish();
@@ -173,8 +181,8 @@ std::string lower_slice(Ctx& c) {
   for (size_t d = 0; d < r; ++d)
     if (ss[d] < 0) throw Unsupported{"Slice with a negative step"};
   Pipeline pl(c);
-  copy_box(c, pl, c.addr(n.inputs[0]) + uint64_t(src_off) * 4, ss, c.addr(n.outputs.at(0)), strides_of(y.shape),
-           y.shape);
+  copy_box(c, pl, c.addr(n.inputs[0]) + uint64_t(src_off) * 4, ss, c.addr(n.outputs.at(0)),
+           strides_of(y.shape), y.shape);
   pl.finish();
   return fmt::format("DMA strided copy; steps {}", pl.steps());
 }
@@ -206,8 +214,8 @@ std::string lower_gather(Ctx& c) {
       ++len;
     }
     if (++runs > 4096) throw Unsupported{"Gather with more than 4096 index runs"};
-    copy_box(c, pl, xa + uint64_t(i0 * inner) * 4, {dim * inner, 1}, ya + uint64_t(j * inner) * 4, {ni * inner, 1},
-             {outer, len * inner});
+    copy_box(c, pl, xa + uint64_t(i0 * inner) * 4, {dim * inner, 1}, ya + uint64_t(j * inner) * 4,
+             {ni * inner, 1}, {outer, len * inner});
     j += len;
   }
   pl.finish();

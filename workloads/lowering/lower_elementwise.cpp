@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "workloads/lowering/lowering_internal.h"
 #include "workloads/lowering/lower_elementwise.h"
+#include "workloads/lowering/lowering_internal.h"
 
 namespace photon::lowering {
 
@@ -38,12 +38,17 @@ std::string emit_elementwise(Ctx& c, Pipeline& pl, const EwProgram& e) {
   for (size_t d = 0; d < o.size(); ++d) {
     if (o[d] == 1) continue;
     bool full = bsh[d] == o[d];
-    if (!ax.empty() && ax.back().full == full) ax.back().n *= o[d];
-    else ax.push_back({o[d], full});
+    if (!ax.empty() && ax.back().full == full)
+      ax.back().n *= o[d];
+    else
+      ax.push_back({o[d], full});
   }
   int f = -1;
   for (int i = static_cast<int>(ax.size()) - 1; i >= 0; --i)
-    if (ax[i].full) { f = i; break; }
+    if (ax[i].full) {
+      f = i;
+      break;
+    }
   int64_t I = 1, F = 1, Q = E;
   if (f < 0) {
     I = E;
@@ -52,7 +57,10 @@ std::string emit_elementwise(Ctx& c, Pipeline& pl, const EwProgram& e) {
     F = ax[f].n;
     int last_outer = -1;
     for (int i = f - 1; i >= 0; --i)
-      if (ax[i].full) { last_outer = i; break; }
+      if (ax[i].full) {
+        last_outer = i;
+        break;
+      }
     if (last_outer >= 0) {
       Q = 1;
       for (size_t i = last_outer + 1; i < ax.size(); ++i) Q *= ax[i].n;
@@ -128,16 +136,17 @@ std::string emit_elementwise(Ctx& c, Pipeline& pl, const EwProgram& e) {
         }
     }
   }
-  return fmt::format("vector; elements {}; broadcast period {} inner {} block {}; tile {} elements; steps {}; "
-                     "vector cmds {}",
-                     E, P, I, Q, T, pl.steps(), cmds);
+  return fmt::format(
+      "vector; elements {}; broadcast period {} inner {} block {}; tile {} elements; steps {}; "
+      "vector cmds {}",
+      E, P, I, Q, T, pl.steps(), cmds);
 }
 
 namespace {
 
 const std::map<std::string, uint8_t>& unary_ops() {
   static const std::map<std::string, uint8_t> m = {
-      {"Relu", V::kRelu}, {"Sigmoid", V::kSigmoid}, {"Tanh", V::kTanh}, {"Erf", V::kErf},
+      {"Relu", V::kRelu}, {"Sigmoid", V::kSigmoid}, {"Tanh", V::kTanh},        {"Erf", V::kErf},
       {"Exp", V::kExp},   {"Sqrt", V::kSqrt},       {"Reciprocal", V::kRecip}, {"Neg", V::kNeg},
       {"Abs", V::kAbs},   {"Gelu", V::kGelu},       {"Silu", V::kSilu}};
   return m;
@@ -224,9 +233,15 @@ std::string lower_elementwise(Ctx& c) {
         float v = *sa;
         switch (bop) {
           case V::kAdd: e.ops.push_back({V::kAddScalar, v, 0}); break;
-          case V::kSub: e.ops.push_back({V::kNeg, 0, 0}); e.ops.push_back({V::kAddScalar, v, 0}); break;
+          case V::kSub:
+            e.ops.push_back({V::kNeg, 0, 0});
+            e.ops.push_back({V::kAddScalar, v, 0});
+            break;
           case V::kMul: e.ops.push_back({V::kMulScalar, v, 0}); break;
-          case V::kDiv: e.ops.push_back({V::kRecip, 0, 0}); e.ops.push_back({V::kMulScalar, v, 0}); break;
+          case V::kDiv:
+            e.ops.push_back({V::kRecip, 0, 0});
+            e.ops.push_back({V::kMulScalar, v, 0});
+            break;
           case V::kMax: e.ops.push_back({V::kClip, v, FLT_MAX}); break;
           case V::kMin: e.ops.push_back({V::kClip, -FLT_MAX, v}); break;
         }

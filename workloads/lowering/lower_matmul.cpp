@@ -21,14 +21,14 @@ struct ConvGeom {
 /// One GEMM problem: Y = alpha * A[M x K] * B[K x N] (+ bias[N]) (+ beta * Cadd), fp32, in HBM.
 struct MmProblem {
   int64_t M = 0, N = 0, K = 0;
-  bool conv = false;        ///< A is the im2col of a C x H x W image at a_addr
+  bool conv = false;  ///< A is the im2col of a C x H x W image at a_addr
   ConvGeom cg;
   uint64_t a_addr = 0;
-  int64_t a_ld = 0;         ///< elements between rows of A as stored
-  bool a_trans = false;     ///< A stored K x M
+  int64_t a_ld = 0;      ///< elements between rows of A as stored
+  bool a_trans = false;  ///< A stored K x M
   uint64_t b_addr = 0;
   int64_t b_ld = 0;
-  bool b_trans = false;     ///< B stored N x K (ONNX conv weights, Gemm transB)
+  bool b_trans = false;  ///< B stored N x K (ONNX conv weights, Gemm transB)
   bool has_bias = false;
   uint64_t bias_addr = 0;
   float alpha = 1.0f;
@@ -39,7 +39,7 @@ struct MmProblem {
   float beta = 1.0f;
   uint64_t y_addr = 0;
   int64_t y_ld = 0;
-  bool y_trans = false;     ///< Y stored N x M (conv output, NCHW)
+  bool y_trans = false;  ///< Y stored N x M (conv output, NCHW)
 };
 
 struct Tiling {
@@ -53,12 +53,14 @@ struct Layout {
   uint32_t a_in = 0, a = 0, b = 0, bias = 0, cadd = 0, tout = 0;  ///< per slot, relative
   uint32_t slot[2] = {0, 0};
   uint32_t acc[2] = {0, 0};
-  uint32_t res[2] = {0, 0};        ///< resident B; resident bias follows B
+  uint32_t res[2] = {0, 0};  ///< resident B; resident bias follows B
   uint64_t res_b_bytes = 0;
 };
 
 /// 1x1 kernel, stride 1, no padding: GEMM reads the input band directly (no im2col).
-bool pointwise(const ConvGeom& g) { return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0; }
+bool pointwise(const ConvGeom& g) {
+  return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0;
+}
 
 int64_t band_rows(const ConvGeom& g, int64_t rows) { return std::min(g.H, (rows - 1) * g.sh + g.ext_h()); }
 
@@ -94,7 +96,10 @@ Tiling choose_tiling(Ctx& c, const MmProblem& p) {
     t.mt = p.M;
     t.kt = p.K;
   }
-  auto fits = [&]() { size_tiling(p, t); return t.total_bytes <= cap; };
+  auto fits = [&]() {
+    size_tiling(p, t);
+    return t.total_bytes <= cap;
+  };
   auto round_to = [](int64_t v, int64_t q) { return v > q ? v / q * q : v; };
   // 1. Shrink M down to m_min rows: the rows whose streaming time equals one weight programming
   //    (ceil(m / wavelengths) / modulation_ghz >= weight_program_ns), at least 256, so programming
@@ -130,18 +135,24 @@ Tiling choose_tiling(Ctx& c, const MmProblem& p) {
   while (!fits()) {
     bool changed = false;
     if (p.conv ? t.rows > 1 : t.mt > 1) {
-      if (p.conv) t.rows = (t.rows + 1) / 2; else t.mt = (t.mt + 1) / 2;
+      if (p.conv)
+        t.rows = (t.rows + 1) / 2;
+      else
+        t.mt = (t.mt + 1) / 2;
       changed = true;
     } else if (t.nt > 1) {
       t.nt = (t.nt + 1) / 2;
       changed = true;
     } else if (p.conv ? t.cc > 1 : t.kt > 1) {
-      if (p.conv) t.cc = (t.cc + 1) / 2; else t.kt = (t.kt + 1) / 2;
+      if (p.conv)
+        t.cc = (t.cc + 1) / 2;
+      else
+        t.kt = (t.kt + 1) / 2;
       changed = true;
     }
     if (!changed) {
-      c.fail(fmt::format("cannot tile into the scratchpad ({} bytes): one minimal tile needs {} bytes",
-                         cap, t.total_bytes));
+      c.fail(fmt::format("cannot tile into the scratchpad ({} bytes): one minimal tile needs {} bytes", cap,
+                         t.total_bytes));
     }
   }
   return t;
@@ -217,7 +228,7 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
         // Resident weights (and bias) are loaded with the problem's first step.
         if (t.resident && first_step) {
           s.loads.push_back(p.b_trans ? dma2(p.b_addr, c.spm(res), p.K * 4, p.N, p.b_ld * 4, p.K * 4)
-                                     : dma2(p.b_addr, c.spm(res), p.N * 4, p.K, p.b_ld * 4, p.N * 4));
+                                      : dma2(p.b_addr, c.spm(res), p.N * 4, p.K, p.b_ld * 4, p.N * 4));
           if (p.has_bias) s.loads.push_back(dma1(p.bias_addr, c.spm(res + L.res_b_bytes), p.N * 4));
         }
         first_step = false;
@@ -260,7 +271,8 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
             v.sw = static_cast<uint8_t>(cg.sw);
             v.pad_top = static_cast<uint8_t>(std::max<int64_t>(0, -r0));
             v.pad_left = static_cast<uint8_t>(cg.pl);
-            v.dilation = pcs::Vector::pack_dilation(static_cast<uint32_t>(cg.dh), static_cast<uint32_t>(cg.dw));
+            v.dilation =
+                pcs::Vector::pack_dilation(static_cast<uint32_t>(cg.dh), static_cast<uint32_t>(cg.dw));
             s.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
             g.a = slot + L.a;
           }
@@ -313,8 +325,8 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
         // Weight reuse: same single-array-tile B (same HBM weights) as the previous GEMM command.
         const bool single = kt <= int64_t(oc.cols) && nt <= int64_t(oc.rows);
         const uint8_t tb = g.flags & pcs::Gemm::kTransposeB;
-        if (single && wt.valid && wt.generation == b_hbm &&
-            wt.k == kt && wt.n == nt && wt.ldb == static_cast<uint32_t>(p.b_ld) && wt.tb == tb) {
+        if (single && wt.valid && wt.generation == b_hbm && wt.k == kt && wt.n == nt &&
+            wt.ldb == static_cast<uint32_t>(p.b_ld) && wt.tb == tb) {
           g.flags |= pcs::Gemm::kReuseWeights;
           ++st.reused;
         }
@@ -384,8 +396,8 @@ void emit_problem(Ctx& c, Pipeline& pl, const MmProblem& p, const Tiling& t, con
             s.stores.push_back(dma2(c.spm(slot + L.tout), p.y_addr + uint64_t(n0 * p.y_ld + m0) * 4, mt * 4,
                                     nt, mt * 4, p.y_ld * 4));
           } else {
-            s.stores.push_back(dma2(c.spm(acc), p.y_addr + uint64_t(m0 * p.y_ld + n0) * 4, nt * 4, mt,
-                                    nt * 4, p.y_ld * 4));
+            s.stores.push_back(
+                dma2(c.spm(acc), p.y_addr + uint64_t(m0 * p.y_ld + n0) * 4, nt * 4, mt, nt * 4, p.y_ld * 4));
           }
         }
         pl.push(std::move(s));
@@ -399,8 +411,8 @@ std::string detail(const std::string& head, const MmProblem& p, const Tiling& t,
   std::string s = fmt::format("{}M={} N={} K={}; tiles m{} n{} k{}", head, p.M, p.N, p.K, t.mt, t.nt, t.kt);
   if (p.conv) s += fmt::format(" (rows {} channels {})", t.rows, t.cc);
   s += fmt::format("; problems {}; gemm cmds {}; weight tiles {} (reused {}); {}; spm {}", st.problems,
-                   st.gemm_cmds, st.weight_tiles, st.reused, t.resident ? "weights resident" : "weights streamed",
-                   fmt_bytes(t.total_bytes));
+                   st.gemm_cmds, st.weight_tiles, st.reused,
+                   t.resident ? "weights resident" : "weights streamed", fmt_bytes(t.total_bytes));
   return s;
 }
 
@@ -473,7 +485,8 @@ std::string lower_conv(Ctx& c) {
       emit_problem(c, pl, q, t, L, instance++, out_tiles, wt, st);
     }
   pl.finish();
-  std::string head = fmt::format("{} {}x{} s{} g{}", pointwise(cg) ? "pointwise" : "im2col", cg.kh, cg.kw, cg.sh, group);
+  std::string head =
+      fmt::format("{} {}x{} s{} g{}", pointwise(cg) ? "pointwise" : "im2col", cg.kh, cg.kw, cg.sh, group);
   if (cg.dh != 1 || cg.dw != 1) head += fmt::format(" d{}x{}", cg.dh, cg.dw);
   return detail(head + "; ", p, t, st);
 }
@@ -531,7 +544,8 @@ std::string lower_matmul(Ctx& c) {
   if (as.size() == 1) as.insert(as.begin(), 1);
   if (bs.size() == 1) bs.push_back(1);
   const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
-  if (bs[bs.size() - 2] != K) c.fail(fmt::format("MatMul inner dimensions {} and {} differ", K, bs[bs.size() - 2]));
+  if (bs[bs.size() - 2] != K)
+    c.fail(fmt::format("MatMul inner dimensions {} and {} differ", K, bs[bs.size() - 2]));
   // Broadcast batch dimensions.
   const size_t rb = std::max(as.size(), bs.size()) - 2;
   std::vector<int64_t> ab(rb, 1), bb(rb, 1), ob(rb, 1);

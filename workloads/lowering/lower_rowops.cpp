@@ -25,8 +25,8 @@ uint64_t zeros_const(Ctx& c, int64_t elems) {
 
 /// Streams rows x inner through one row op. Side operands (gamma, beta) of `inner` elements are
 /// loaded with every tile. Output rows have out_inner elements (inner, or 1 for reductions).
-std::string emit_rows(Ctx& c, uint8_t op, uint64_t x, uint64_t y, int64_t rows, int64_t inner, int64_t out_inner,
-                      float imm0, const std::vector<uint64_t>& side) {
+std::string emit_rows(Ctx& c, uint8_t op, uint64_t x, uint64_t y, int64_t rows, int64_t inner,
+                      int64_t out_inner, float imm0, const std::vector<uint64_t>& side) {
   Pipeline pl(c);
   const uint64_t half = c.spm_bytes / 2 / kSpmAlign * kSpmAlign;
   const uint64_t side_b = side.size() * align_up(inner * 4, kSpmAlign);
@@ -92,7 +92,8 @@ std::string lower_rowop(Ctx& c) {
       if (!n.outputs[i].empty()) throw Unsupported{"LayerNormalization mean/inv_std_dev outputs"};
     const auto& gs = c.t(n.inputs.at(1));
     if (gs.numel() != inner) throw Unsupported{"LayerNormalization scale not of the normalized size"};
-    uint64_t beta = (n.inputs.size() > 2 && !n.inputs[2].empty()) ? c.addr(n.inputs[2]) : zeros_const(c, inner);
+    uint64_t beta =
+        (n.inputs.size() > 2 && !n.inputs[2].empty()) ? c.addr(n.inputs[2]) : zeros_const(c, inner);
     if (n.inputs.size() > 2 && !n.inputs[2].empty() && c.t(n.inputs[2]).numel() != inner)
       throw Unsupported{"LayerNormalization bias not of the normalized size"};
     return "layernorm; " + emit_rows(c, V::kLayerNorm, xa, ya, E / inner, inner, inner,
@@ -103,8 +104,8 @@ std::string lower_rowop(Ctx& c) {
     int64_t inner = 1;
     for (size_t d = 2; d < r; ++d) inner *= x.shape[d];
     return "global pool as row reduction; " +
-           emit_rows(c, op == "GlobalAveragePool" ? V::kReduceMean : V::kReduceMax, xa, ya, E / inner, inner, 1,
-                     0, {});
+           emit_rows(c, op == "GlobalAveragePool" ? V::kReduceMean : V::kReduceMax, xa, ya, E / inner, inner,
+                     1, 0, {});
   }
   // ReduceMean / ReduceSum / ReduceMax over trailing axes.
   std::vector<int64_t> axes = attr_is(n, "axes", {});
@@ -150,7 +151,8 @@ std::string lower_pool(Ctx& c) {
     pt = pads.at(0);
     pl = pads.at(1);
   } else if (ap != "VALID") {
-    int64_t th = std::max<int64_t>(0, (OH - 1) * s[0] + k[0] - H), tw = std::max<int64_t>(0, (OW - 1) * s[1] + k[1] - W);
+    int64_t th = std::max<int64_t>(0, (OH - 1) * s[0] + k[0] - H),
+            tw = std::max<int64_t>(0, (OW - 1) * s[1] + k[1] - W);
     pt = ap == "SAME_LOWER" ? (th + 1) / 2 : th / 2;
     pl = ap == "SAME_LOWER" ? (tw + 1) / 2 : tw / 2;
   }
@@ -192,7 +194,8 @@ std::string lower_pool(Ctx& c) {
   }
   p.finish();
   return fmt::format("{} {}x{} s{}x{} pad {},{}; planes {} of {}x{}; {} planes per tile; steps {}",
-                     maxp ? "maxpool" : "avgpool", k[0], k[1], s[0], s[1], pt, pl, planes, H, W, cc, p.steps());
+                     maxp ? "maxpool" : "avgpool", k[0], k[1], s[0], s[1], pt, pl, planes, H, W, cc,
+                     p.steps());
 }
 
 std::string lower_lrn(Ctx& c) {
@@ -203,7 +206,8 @@ std::string lower_lrn(Ctx& c) {
   const TensorInfo& x = c.t(n.inputs.at(0));
   if (x.shape.size() != 4) throw Unsupported{"LRN of rank != 4"};
   const int64_t C = x.shape[1], HW = x.shape[2] * x.shape[3], size = attr_i(n, "size", 5);
-  const float alpha = attr_f(n, "alpha", 1e-4f), beta = attr_f(n, "beta", 0.75f), bias = attr_f(n, "bias", 1.0f);
+  const float alpha = attr_f(n, "alpha", 1e-4f), beta = attr_f(n, "beta", 0.75f),
+              bias = attr_f(n, "bias", 1.0f);
   const int64_t pt = (size - 1) / 2;
   if (size > 255 || C > 65535 || pt > 255) throw Unsupported{"LRN window beyond the vector unit's fields"};
   const uint64_t half = c.spm_bytes / 2 / kSpmAlign * kSpmAlign;
@@ -257,8 +261,9 @@ std::string lower_lrn(Ctx& c) {
       p.push(std::move(st));
     }
   p.finish();
-  return fmt::format("lrn size {} as square, channel avgpool, scale, pow, mul; {} positions per tile; steps {}",
-                     size, cols, p.steps());
+  return fmt::format(
+      "lrn size {} as square, channel avgpool, scale, pow, mul; {} positions per tile; steps {}", size, cols,
+      p.steps());
 }
 
 std::string lower_pad(Ctx& c) {

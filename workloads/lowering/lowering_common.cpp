@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/lowering/lowering_internal.h"
 
 namespace photon::lowering {
@@ -179,9 +179,11 @@ std::string fmt_bytes(uint64_t b) {
   return fmt::format("{} B", b);
 }
 
-void copy_box(Ctx& c, Pipeline& p, uint64_t src, const std::vector<int64_t>& src_strides,
-              uint64_t dst, const std::vector<int64_t>& dst_strides, const std::vector<int64_t>& count) {
-  struct Ax { int64_t n, ss, ds; };
+void copy_box(Ctx& c, Pipeline& p, uint64_t src, const std::vector<int64_t>& src_strides, uint64_t dst,
+              const std::vector<int64_t>& dst_strides, const std::vector<int64_t>& count) {
+  struct Ax {
+    int64_t n, ss, ds;
+  };
   std::vector<Ax> ax;
   for (size_t i = 0; i < count.size(); ++i) {
     if (count[i] == 0) return;
@@ -199,14 +201,23 @@ void copy_box(Ctx& c, Pipeline& p, uint64_t src, const std::vector<int64_t>& src
     ax.pop_back();
   }
   Ax a1{1, 0, 0}, a2{1, 0, 0};
-  if (!ax.empty()) { a1 = ax.back(); ax.pop_back(); }
-  if (!ax.empty()) { a2 = ax.back(); ax.pop_back(); }
+  if (!ax.empty()) {
+    a1 = ax.back();
+    ax.pop_back();
+  }
+  if (!ax.empty()) {
+    a2 = ax.back();
+    ax.pop_back();
+  }
   const uint64_t cap = c.spm_bytes / 2 / kSpmAlign * kSpmAlign;  // one ping/pong half
   const uint64_t inner_b = uint64_t(inner) * 4;
   std::vector<int64_t> idx(ax.size(), 0);
   for (;;) {
     int64_t so = 0, dof = 0;
-    for (size_t i = 0; i < ax.size(); ++i) { so += idx[i] * ax[i].ss; dof += idx[i] * ax[i].ds; }
+    for (size_t i = 0; i < ax.size(); ++i) {
+      so += idx[i] * ax[i].ss;
+      dof += idx[i] * ax[i].ds;
+    }
     for (int64_t i2 = 0; i2 < a2.n;) {
       if (inner_b > cap) {  // split one contiguous run (only when a1 and a2 are trivial loops)
         for (int64_t i1 = 0; i1 < a1.n; ++i1)
@@ -224,7 +235,8 @@ void copy_box(Ctx& c, Pipeline& p, uint64_t src, const std::vector<int64_t>& src
         continue;
       }
       int64_t n1p = std::min<int64_t>(a1.n, static_cast<int64_t>(cap / inner_b));
-      int64_t n2p = n1p == a1.n ? std::min<int64_t>(a2.n - i2, static_cast<int64_t>(cap / (inner_b * n1p))) : 1;
+      int64_t n2p =
+          n1p == a1.n ? std::min<int64_t>(a2.n - i2, static_cast<int64_t>(cap / (inner_b * n1p))) : 1;
       for (int64_t i1 = 0; i1 < a1.n; i1 += n1p) {
         int64_t n1 = std::min(n1p, a1.n - i1);
         uint32_t slot = static_cast<uint32_t>((p.steps() % 2) * cap);

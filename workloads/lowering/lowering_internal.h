@@ -8,11 +8,11 @@
 #include <tuple>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "isa/program.h"
+#include "soc/platform_config.h"
 #include "workloads/graph/graph.h"
 #include "workloads/lowering/ai_lowering.h"
 #include "workloads/lowering/memory_plan.h"
-#include "workloads/pcs/program.h"
 
 namespace photon::lowering {
 
@@ -118,8 +118,8 @@ std::string lower_gemm(Ctx& c);
 std::string lower_matmul(Ctx& c);
 std::string lower_elementwise(Ctx& c);  // unary, binary, n-ary Sum/Mean, Clip, LeakyRelu, Gelu
 std::string lower_batchnorm(Ctx& c);
-std::string lower_rowop(Ctx& c);        // Softmax, LayerNormalization, Reduce*
-std::string lower_pool(Ctx& c);         // MaxPool, AveragePool, GlobalAveragePool
+std::string lower_rowop(Ctx& c);  // Softmax, LayerNormalization, Reduce*
+std::string lower_pool(Ctx& c);   // MaxPool, AveragePool, GlobalAveragePool
 std::string lower_lrn(Ctx& c);
 std::string lower_transpose(Ctx& c);
 std::string lower_concat(Ctx& c);
@@ -133,8 +133,8 @@ std::string lower_expand(Ctx& c);
 std::vector<int64_t> strides_of(const std::vector<int64_t>& shape);
 /// Copies the box `count` (per axis) of a strided fp32 source to a strided destination in HBM,
 /// staged through the scratchpad (DMA only). Axes are merged where possible.
-void copy_box(Ctx& c, Pipeline& p, uint64_t src, const std::vector<int64_t>& src_strides,
-              uint64_t dst, const std::vector<int64_t>& dst_strides, const std::vector<int64_t>& count);
+void copy_box(Ctx& c, Pipeline& p, uint64_t src, const std::vector<int64_t>& src_strides, uint64_t dst,
+              const std::vector<int64_t>& dst_strides, const std::vector<int64_t>& count);
 
 std::string fmt_bytes(uint64_t b);
 

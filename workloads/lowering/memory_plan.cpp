@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::lowering {
 
@@ -34,8 +34,8 @@ bool is_folded_node(const Node& n, const Graph& g) {
 }
 
 bool is_view_node(const Node& n, const Graph& g) {
-  static const std::set<std::string> kViews = {"Reshape", "Flatten", "Squeeze", "Unsqueeze",
-                                               "Identity", "Dropout"};
+  static const std::set<std::string> kViews = {"Reshape",   "Flatten",  "Squeeze",
+                                               "Unsqueeze", "Identity", "Dropout"};
   if (n.inputs.empty() || n.inputs[0].empty() || n.outputs.empty()) return false;
   if (kViews.count(n.op_type)) {
     // Dropout's optional mask output is not a view; a graph that reads it is not lowered as one.
@@ -228,8 +228,8 @@ uint32_t SpmArena::alloc(uint64_t bytes, const std::string& what) {
   uint64_t a = align_up(used_, kSpmAlign);
   uint64_t sz = align_up(std::max<uint64_t>(bytes, 1), kSpmAlign);
   if (a + sz > capacity_)
-    throw Error(fmt::format("scratchpad full: {} needs {} bytes, {} of {} in use", what, bytes, a,
-                            capacity_));
+    throw Error(
+        fmt::format("scratchpad full: {} needs {} bytes, {} of {} in use", what, bytes, a, capacity_));
   used_ = a + sz;
   return static_cast<uint32_t>(a);
 }

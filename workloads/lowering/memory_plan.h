@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "soc/platform_config.h"
 #include "workloads/graph/graph.h"
 
 namespace photon::lowering {
@@ -35,11 +35,11 @@ bool is_folded_node(const Node& n, const Graph& g);
 /// Result of plan_hbm.
 struct HbmPlan {
   std::map<std::string, uint64_t> address;  ///< data-NoC byte address of every placed tensor
-  uint64_t base = 0;            ///< cfg.noc.hbm_base
-  uint64_t constants_bytes = 0; ///< bytes of the constant region
-  uint64_t end = 0;             ///< first address above everything placed (bump pointer)
-  uint64_t limit = 0;           ///< highest usable address + 1 (HBM capacity or command ring)
-  uint64_t peak_activation_bytes = 0;  ///< peak live activation bytes (with reuse)
+  uint64_t base = 0;                        ///< cfg.noc.hbm_base
+  uint64_t constants_bytes = 0;             ///< bytes of the constant region
+  uint64_t end = 0;                         ///< first address above everything placed (bump pointer)
+  uint64_t limit = 0;                       ///< highest usable address + 1 (HBM capacity or command ring)
+  uint64_t peak_activation_bytes = 0;       ///< peak live activation bytes (with reuse)
 
   /// Places `bytes` more above `end` (for constants the lowering derives, e.g. folded BatchNorm).
   /// Throws Error naming `what` if HBM is full.

@@ -2,7 +2,7 @@
 // lowering_internal.h).
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/lowering/lowering_internal.h"
 
 namespace photon::lowering {
@@ -15,7 +15,8 @@ std::vector<int64_t> checked_ints(const Node& n, const std::string& k, size_t ra
                                   int64_t dflt) {
   std::vector<int64_t> v = attr_is(n, k, std::vector<int64_t>(rank, dflt));
   if (v.size() != rank)
-    throw Error(fmt::format("{} {} has {} entries, the input has {} spatial axes", k, list_str(v), v.size(), rank));
+    throw Error(
+        fmt::format("{} {} has {} entries, the input has {} spatial axes", k, list_str(v), v.size(), rank));
   for (int64_t e : v)
     if (e < min) throw Error(fmt::format("{} {} has an entry < {}", k, list_str(v), min));
   return v;
@@ -29,15 +30,16 @@ void validate_conv_pool(const Node& n, const Graph& g) {
   if (n.inputs.empty() || n.inputs[0].empty()) throw Error("missing input X");
   const TensorInfo& x = g.tensor(n.inputs[0]);
   if (x.shape.size() < 3)
-    throw Error(fmt::format("input '{}' has rank {}, expected N x C x spatial (rank >= 3)", x.name, x.shape.size()));
+    throw Error(
+        fmt::format("input '{}' has rank {}, expected N x C x spatial (rank >= 3)", x.name, x.shape.size()));
   const size_t r = x.shape.size() - 2;
   std::vector<int64_t> kernel;
   if (conv) {
     if (n.inputs.size() < 2 || n.inputs[1].empty()) throw Error("missing weight input W");
     const TensorInfo& w = g.tensor(n.inputs[1]);
     if (w.shape.size() != x.shape.size())
-      throw Error(fmt::format("weight '{}' has rank {}, input '{}' has rank {}", w.name, w.shape.size(), x.name,
-                              x.shape.size()));
+      throw Error(fmt::format("weight '{}' has rank {}, input '{}' has rank {}", w.name, w.shape.size(),
+                              x.name, x.shape.size()));
     kernel.assign(w.shape.begin() + 2, w.shape.end());
     if (n.has_attr("kernel_shape")) kernel = checked_ints(n, "kernel_shape", r, 1, 1);
     const int64_t group = attr_i(n, "group", 1);
@@ -71,10 +73,10 @@ void validate_conv_pool(const Node& n, const Graph& g) {
     const int64_t eff = (kernel[i] - 1) * dil[i] + 1;  // dilated kernel extent
     const int64_t in = x.shape[i + 2] + pads[i] + pads[i + r];
     if (eff > in)
-      throw Error(fmt::format("kernel {} (dilations {}) does not fit the padded input: axis {} has {} + pads {} "
-                              "= {} elements, the kernel spans {}",
-                              list_str(kernel), list_str(dil), i + 2, x.shape[i + 2], pads[i] + pads[i + r], in,
-                              eff));
+      throw Error(fmt::format(
+          "kernel {} (dilations {}) does not fit the padded input: axis {} has {} + pads {} "
+          "= {} elements, the kernel spans {}",
+          list_str(kernel), list_str(dil), i + 2, x.shape[i + 2], pads[i] + pads[i + r], in, eff));
   }
 }
 
@@ -96,8 +98,8 @@ void validate_node(const Node& n, const Graph& g) {
     const TensorInfo& x = g.tensor(n.inputs[0]);
     const TensorInfo& y = g.tensor(n.outputs[0]);
     if (x.numel() != y.numel())
-      throw Error(fmt::format("target shape {} of '{}' has {} elements, input '{}' {} has {}", list_str(y.shape),
-                              y.name, y.numel(), x.name, list_str(x.shape), x.numel()));
+      throw Error(fmt::format("target shape {} of '{}' has {} elements, input '{}' {} has {}",
+                              list_str(y.shape), y.name, y.numel(), x.name, list_str(x.shape), x.numel()));
   }
   if (n.op_type == "Conv" || n.op_type == "ConvTranspose" || n.op_type == "MaxPool" ||
       n.op_type == "AveragePool" || n.op_type == "LpPool")

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/onnx/tensor_io.h"
 
 namespace photon {
@@ -97,8 +97,7 @@ void strided_loop(const Shape& out_shape, const std::vector<Shape>& strides, Sha
 }
 
 // A view of `in` with `out_shape`: element k of the result is in[base + sum idx*strides].
-ConstValue strided_copy(const ConstValue& in, const Shape& out_shape, const Shape& strides,
-                        int64_t base) {
+ConstValue strided_copy(const ConstValue& in, const Shape& out_shape, const Shape& strides, int64_t base) {
   ConstValue out;
   out.elem_type = in.elem_type;
   out.shape = out_shape;
@@ -113,8 +112,10 @@ ConstValue strided_copy(const ConstValue& in, const Shape& out_shape, const Shap
     strided_loop(out_shape, {strides}, {base},
                  [&](int64_t k, const Shape& o) { dst[k] = src[static_cast<size_t>(o[0])]; });
   };
-  if (in.is_int()) run(in.i, out.i);
-  else run(in.f, out.f);
+  if (in.is_int())
+    run(in.i, out.i);
+  else
+    run(in.f, out.f);
   return out;
 }
 
@@ -193,12 +194,16 @@ bool fold_binary(Bin op, const std::vector<FoldInput>& in, std::vector<ConstValu
     if (int_math) {
       int64_t v;
       if (!apply_i(op, a.int_at(ka), b.int_at(kb), &v)) return false;
-      if (int_out) *ri = v;
-      else *rf = static_cast<float>(v);
+      if (int_out)
+        *ri = v;
+      else
+        *rf = static_cast<float>(v);
     } else {
       const double v = apply_f(op, a.num_at(ka), b.num_at(kb));
-      if (int_out) *ri = static_cast<int64_t>(v);
-      else *rf = static_cast<float>(v);
+      if (int_out)
+        *ri = static_cast<int64_t>(v);
+      else
+        *rf = static_cast<float>(v);
     }
     return true;
   };
@@ -210,8 +215,10 @@ bool fold_binary(Bin op, const std::vector<FoldInput>& in, std::vector<ConstValu
   }
   const int64_t n = shape_numel(r.shape);
   if (!within_budget(n, in)) return false;
-  if (int_out) r.i.resize(static_cast<size_t>(n));
-  else r.f.resize(static_cast<size_t>(n));
+  if (int_out)
+    r.i.resize(static_cast<size_t>(n));
+  else
+    r.f.resize(static_cast<size_t>(n));
   const Shape sa = a.splat ? Shape(r.shape.size(), 0) : broadcast_strides(a.shape, r.shape);
   const Shape sb = b.splat ? Shape(r.shape.size(), 0) : broadcast_strides(b.shape, r.shape);
   bool ok = true;
@@ -219,8 +226,10 @@ bool fold_binary(Bin op, const std::vector<FoldInput>& in, std::vector<ConstValu
     int64_t ri = 0;
     float rf = 0;
     ok = ok && eval(o[0], o[1], &ri, &rf);
-    if (int_out) r.i[static_cast<size_t>(k)] = ri;
-    else r.f[static_cast<size_t>(k)] = rf;
+    if (int_out)
+      r.i[static_cast<size_t>(k)] = ri;
+    else
+      r.f[static_cast<size_t>(k)] = rf;
   });
   if (!ok) return false;
   out->push_back(std::move(r));
@@ -255,13 +264,15 @@ bool fold_cast(const ConstValue& a, int32_t to, std::vector<ConstValue>* out) {
       if (to_bool) return a.num_at(k) != 0;
       return a.int_at(k);  // float -> int truncates toward zero
     };
-    if (a.splat) r.splat_i = conv(0);
+    if (a.splat)
+      r.splat_i = conv(0);
     else {
       r.i.resize(static_cast<size_t>(n));
       for (int64_t k = 0; k < n; ++k) r.i[static_cast<size_t>(k)] = conv(k);
     }
   } else {
-    if (a.splat) r.splat_f = static_cast<float>(a.num_at(0));
+    if (a.splat)
+      r.splat_f = static_cast<float>(a.num_at(0));
     else {
       r.f.resize(static_cast<size_t>(n));
       for (int64_t k = 0; k < n; ++k) r.f[static_cast<size_t>(k)] = static_cast<float>(a.num_at(k));
@@ -310,11 +321,12 @@ Shape reshape_target(const Shape& in, const Shape& spec, bool allowzero) {
   }
   const int64_t n = shape_numel(in);
   if (infer >= 0) {
-    if (known == 0 || n % known) throw Error("Reshape: cannot infer -1 for " + shape_str(in) + " -> " + shape_str(spec));
+    if (known == 0 || n % known)
+      throw Error("Reshape: cannot infer -1 for " + shape_str(in) + " -> " + shape_str(spec));
     out[static_cast<size_t>(infer)] = n / known;
   } else if (known != n) {
-    throw Error("Reshape: target shape " + shape_str(out) + " has " + std::to_string(known) + " elements, input " +
-                shape_str(in) + " has " + std::to_string(n));
+    throw Error("Reshape: target shape " + shape_str(out) + " has " + std::to_string(known) +
+                " elements, input " + shape_str(in) + " has " + std::to_string(n));
   }
   return out;
 }
@@ -325,7 +337,8 @@ ConstValue fold_squeeze(const ConstValue& a, const Shape* axes_in) {
   if (axes_in) {
     for (int64_t ax : *axes_in) {
       const int64_t n = normalize_axis(ax, rank, "Squeeze axis");
-      if (a.shape[static_cast<size_t>(n)] != 1) throw Error("Squeeze: dimension " + std::to_string(n) + " is not 1");
+      if (a.shape[static_cast<size_t>(n)] != 1)
+        throw Error("Squeeze: dimension " + std::to_string(n) + " is not 1");
       axes.insert(n);
     }
   }
@@ -354,7 +367,9 @@ ConstValue fold_transpose(const ConstValue& a, Shape perm) {
   if (perm.empty()) {
     for (size_t k = r; k-- > 0;) perm.push_back(static_cast<int64_t>(k));
   }
-  if (perm.size() != r) throw Error("Transpose: perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
+  if (perm.size() != r)
+    throw Error("Transpose: perm has " + std::to_string(perm.size()) + " entries for rank " +
+                std::to_string(r));
   const Shape cs = contiguous_strides(a.shape);
   Shape out_shape(r), st(r);
   for (size_t d = 0; d < r; ++d) {
@@ -372,7 +387,8 @@ ConstValue fold_slice(const ConstValue& a, const Shape& starts, const Shape& end
     for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
   }
   if (steps.empty()) steps.assign(starts.size(), 1);
-  if (axes.size() != starts.size() || steps.size() != starts.size()) throw Error("Slice: axes/steps length differs from starts");
+  if (axes.size() != starts.size() || steps.size() != starts.size())
+    throw Error("Slice: axes/steps length differs from starts");
   const Shape cs = contiguous_strides(a.shape);
   Shape out_shape = a.shape, st = cs;
   int64_t base = 0;
@@ -403,8 +419,8 @@ ConstValue fold_slice(const ConstValue& a, const Shape& starts, const Shape& end
   return strided_copy(a, out_shape, st, base);
 }
 
-bool fold_gather(const ConstValue& a, const ConstValue& idx, int64_t axis_attr, const std::vector<FoldInput>& in,
-                 std::vector<ConstValue>* out) {
+bool fold_gather(const ConstValue& a, const ConstValue& idx, int64_t axis_attr,
+                 const std::vector<FoldInput>& in, std::vector<ConstValue>* out) {
   const auto rank = static_cast<int64_t>(a.shape.size());
   const int64_t axis = normalize_axis(axis_attr, rank, "Gather axis");
   const int64_t dim = a.shape[static_cast<size_t>(axis)];
@@ -413,7 +429,9 @@ bool fold_gather(const ConstValue& a, const ConstValue& idx, int64_t axis_attr, 
   out_shape.insert(out_shape.end(), a.shape.begin() + axis + 1, a.shape.end());
   const Shape ids = idx.ints();
   for (int64_t v : ids) {
-    if (v < -dim || v >= dim) throw Error("Gather: index " + std::to_string(v) + " out of range for dimension " + std::to_string(dim));
+    if (v < -dim || v >= dim)
+      throw Error("Gather: index " + std::to_string(v) + " out of range for dimension " +
+                  std::to_string(dim));
   }
   if (a.splat) {
     out->push_back(ConstValue(a));
@@ -437,8 +455,10 @@ bool fold_gather(const ConstValue& a, const ConstValue& idx, int64_t axis_attr, 
       }
     }
   };
-  if (a.is_int()) run(a.i, r.i);
-  else run(a.f, r.f);
+  if (a.is_int())
+    run(a.i, r.i);
+  else
+    run(a.f, r.f);
   out->push_back(std::move(r));
   return true;
 }
@@ -455,7 +475,8 @@ bool fold_concat(const std::vector<FoldInput>& in, int64_t axis_attr, std::vecto
     if (static_cast<int64_t>(v.shape.size()) != rank) throw Error("Concat: inputs differ in rank");
     for (int64_t d = 0; d < rank; ++d) {
       if (d != axis && v.shape[static_cast<size_t>(d)] != first.shape[static_cast<size_t>(d)]) {
-        throw Error("Concat: shapes " + shape_str(first.shape) + " and " + shape_str(v.shape) + " differ off the axis");
+        throw Error("Concat: shapes " + shape_str(first.shape) + " and " + shape_str(v.shape) +
+                    " differ off the axis");
       }
     }
     out_shape[static_cast<size_t>(axis)] += v.shape[static_cast<size_t>(axis)];
@@ -481,8 +502,10 @@ bool fold_concat(const std::vector<FoldInput>& in, int64_t axis_attr, std::vecto
       const int64_t block = outer ? v.numel() / outer : 0;
       for (int64_t e = 0; e < block; ++e) {
         const int64_t k = v.splat ? 0 : o * block + e;
-        if (r.is_int()) r.i.push_back(v.int_at(k));
-        else r.f.push_back(static_cast<float>(v.num_at(k)));
+        if (r.is_int())
+          r.i.push_back(v.int_at(k));
+        else
+          r.f.push_back(static_cast<float>(v.num_at(k)));
       }
     }
   }
@@ -510,13 +533,17 @@ bool fold_where(const std::vector<FoldInput>& in, std::vector<ConstValue>* out) 
   auto strides = [&](const ConstValue& v) {
     return v.splat ? Shape(r.shape.size(), 0) : broadcast_strides(v.shape, r.shape);
   };
-  if (r.is_int()) r.i.resize(static_cast<size_t>(n));
-  else r.f.resize(static_cast<size_t>(n));
+  if (r.is_int())
+    r.i.resize(static_cast<size_t>(n));
+  else
+    r.f.resize(static_cast<size_t>(n));
   strided_loop(r.shape, {strides(c), strides(x), strides(y)}, {0, 0, 0}, [&](int64_t k, const Shape& o) {
     const ConstValue& pick = c.int_at(o[0]) ? x : y;
     const int64_t pk = c.int_at(o[0]) ? o[1] : o[2];
-    if (r.is_int()) r.i[static_cast<size_t>(k)] = pick.int_at(pk);
-    else r.f[static_cast<size_t>(k)] = static_cast<float>(pick.num_at(pk));
+    if (r.is_int())
+      r.i[static_cast<size_t>(k)] = pick.int_at(pk);
+    else
+      r.f[static_cast<size_t>(k)] = static_cast<float>(pick.num_at(pk));
   });
   out->push_back(std::move(r));
   return true;
@@ -526,7 +553,8 @@ bool fold_range(const std::vector<FoldInput>& in, std::vector<ConstValue>* out) 
   const ConstValue& s = need(in, 0);
   const ConstValue& l = need(in, 1);
   const ConstValue& d = need(in, 2);
-  if (s.numel() != 1 || l.numel() != 1 || d.numel() != 1) throw Error("Range: start, limit and delta must be scalars");
+  if (s.numel() != 1 || l.numel() != 1 || d.numel() != 1)
+    throw Error("Range: start, limit and delta must be scalars");
   ConstValue r;
   r.elem_type = s.elem_type;
   if (s.is_int()) {
@@ -591,8 +619,10 @@ ConstValue fold_constant_of_shape(const onnx::NodeProto& node, const ConstValue&
     const ConstValue v = decode(a->t());
     if (v.numel() != 1) throw Error("ConstantOfShape: value must hold one element");
     r.elem_type = v.elem_type;
-    if (v.is_int()) r.splat_i = v.i[0];
-    else r.splat_f = v.f[0];
+    if (v.is_int())
+      r.splat_i = v.i[0];
+    else
+      r.splat_f = v.f[0];
   }
   if (r.numel() <= 1) r.materialize();
   return r;
@@ -602,10 +632,10 @@ ConstValue fold_constant_of_shape(const onnx::NodeProto& node, const ConstValue&
 
 bool is_foldable_op(const std::string& op) {
   static const std::set<std::string> ops = {
-      "Constant", "ConstantOfShape", "Identity", "Shape", "Size", "Cast", "Reshape",
-      "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Expand", "Slice", "Gather",
-      "Concat", "Range", "Where", "Add", "Sub", "Mul", "Div", "Pow", "Equal", "Less",
-      "Greater", "Neg", "Sqrt"};
+      "Constant", "ConstantOfShape", "Identity",  "Shape",     "Size",   "Cast",  "Reshape",
+      "Flatten",  "Squeeze",         "Unsqueeze", "Transpose", "Expand", "Slice", "Gather",
+      "Concat",   "Range",           "Where",     "Add",       "Sub",    "Mul",   "Div",
+      "Pow",      "Equal",           "Less",      "Greater",   "Neg",    "Sqrt"};
   return ops.count(op) != 0;
 }
 
@@ -621,8 +651,10 @@ bool fold_node(const onnx::NodeProto& node, int64_t opset, const std::vector<Fol
   }
   if (op == "Shape" || op == "Size") {
     if (in.empty() || !in[0].shape) throw Error(op + ": input shape unknown");
-    if (op == "Size") out->push_back(ConstValue::make_ints({}, {shape_numel(*in[0].shape)}));
-    else out->push_back(fold_shape(*in[0].shape, node, opset));
+    if (op == "Size")
+      out->push_back(ConstValue::make_ints({}, {shape_numel(*in[0].shape)}));
+    else
+      out->push_back(fold_shape(*in[0].shape, node, opset));
     return true;
   }
   const ConstValue& a = need(in, 0);
@@ -633,15 +665,17 @@ bool fold_node(const onnx::NodeProto& node, int64_t opset, const std::vector<Fol
   if (op == "Cast") return fold_cast(a, static_cast<int32_t>(attr_int(node, "to", TP::FLOAT)), out);
   if (op == "Neg" || op == "Sqrt") return fold_unary(op, a, out);
   static const std::pair<const char*, Bin> bins[] = {
-      {"Add", Bin::Add}, {"Sub", Bin::Sub}, {"Mul", Bin::Mul}, {"Div", Bin::Div}, {"Pow", Bin::Pow},
-      {"Equal", Bin::Equal}, {"Less", Bin::Less}, {"Greater", Bin::Greater}};
+      {"Add", Bin::Add}, {"Sub", Bin::Sub},     {"Mul", Bin::Mul},   {"Div", Bin::Div},
+      {"Pow", Bin::Pow}, {"Equal", Bin::Equal}, {"Less", Bin::Less}, {"Greater", Bin::Greater}};
   for (const auto& [name, b] : bins) {
     if (op == name) return fold_binary(b, in, out);
   }
   if (op == "Reshape") {
     Shape spec;
-    if (opset < 5) attr_ints(node, "shape", &spec);
-    else spec = need(in, 1).ints();
+    if (opset < 5)
+      attr_ints(node, "shape", &spec);
+    else
+      spec = need(in, 1).ints();
     out->push_back(with_shape(a, reshape_target(a.shape, spec, attr_int(node, "allowzero", 0) != 0)));
     return true;
   }

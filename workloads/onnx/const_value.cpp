@@ -24,8 +24,10 @@ double ConstValue::num_at(int64_t k) const {
 void ConstValue::materialize() {
   if (!splat) return;
   const auto n = static_cast<size_t>(numel());
-  if (is_int()) i.assign(n, splat_i);
-  else f.assign(n, splat_f);
+  if (is_int())
+    i.assign(n, splat_i);
+  else
+    f.assign(n, splat_f);
   splat = false;
 }
 
@@ -40,8 +42,10 @@ ConstValue ConstValue::make_splat(int32_t elem_type, std::vector<int64_t> shape,
   c.elem_type = elem_type;
   c.shape = std::move(shape);
   c.splat = true;
-  if (c.is_int()) c.splat_i = elem_type == 9 /*BOOL*/ ? (v != 0) : static_cast<int64_t>(v);
-  else c.splat_f = static_cast<float>(v);
+  if (c.is_int())
+    c.splat_i = elem_type == 9 /*BOOL*/ ? (v != 0) : static_cast<int64_t>(v);
+  else
+    c.splat_f = static_cast<float>(v);
   return c;
 }
 

@@ -14,15 +14,15 @@ namespace photon {
 constexpr int64_t kMaxFoldElements = int64_t{1} << 16;
 
 struct ConstValue {
-  int32_t elem_type = 1;          ///< onnx::TensorProto_DataType (1 = FLOAT)
-  std::vector<int64_t> shape;     ///< static shape, outermost first
-  bool splat = false;             ///< every element equals splat_f / splat_i
-  float splat_f = 0;              ///< splat value (float element types)
-  int64_t splat_i = 0;            ///< splat value (integer and bool element types)
-  std::vector<float> f;           ///< dense values (float element types)
-  std::vector<int64_t> i;         ///< dense values (integer and bool element types)
+  int32_t elem_type = 1;       ///< onnx::TensorProto_DataType (1 = FLOAT)
+  std::vector<int64_t> shape;  ///< static shape, outermost first
+  bool splat = false;          ///< every element equals splat_f / splat_i
+  float splat_f = 0;           ///< splat value (float element types)
+  int64_t splat_i = 0;         ///< splat value (integer and bool element types)
+  std::vector<float> f;        ///< dense values (float element types)
+  std::vector<int64_t> i;      ///< dense values (integer and bool element types)
 
-  bool is_int() const;            ///< integer or bool element type (values live in i / splat_i)
+  bool is_int() const;  ///< integer or bool element type (values live in i / splat_i)
   int64_t numel() const;
   /// Element k as int64 (floats truncated toward zero) / as double.
   int64_t int_at(int64_t k) const;

@@ -13,7 +13,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/onnx/const_fold.h"
 #include "workloads/onnx/const_value.h"
 #include "workloads/onnx/tensor_io.h"
@@ -59,11 +59,10 @@ void check_input_dims(const std::string& what, const std::vector<int64_t>& dims,
   int64_t n = 1;
   for (int64_t d : dims) {
     if (d < min_dim || d > kMaxDim)
-      throw Error(what + ": dimension " + std::to_string(d) + " is outside " + std::to_string(min_dim) + ".." +
-                  std::to_string(kMaxDim));
+      throw Error(what + ": dimension " + std::to_string(d) + " is outside " + std::to_string(min_dim) +
+                  ".." + std::to_string(kMaxDim));
     n *= d;  // no overflow: n < 2^40 and d < 2^31 before each step
-    if (n >= kMaxElements)
-      throw Error(what + ": " + shape_str(dims) + " has 2^40 or more elements");
+    if (n >= kMaxElements) throw Error(what + ": " + shape_str(dims) + " has 2^40 or more elements");
   }
 }
 
@@ -72,8 +71,12 @@ AttrValue convert_attr(const onnx::AttributeProto& a, bool* ok) {
   *ok = true;
   A::AttributeType t = a.type();
   if (t == A::UNDEFINED) {  // pre-IR-2 files leave the type unset
-    t = a.ints_size() ? A::INTS : a.floats_size() ? A::FLOATS : a.has_s() ? A::STRING
-        : a.has_f() ? A::FLOAT : a.has_i() ? A::INT : A::UNDEFINED;
+    t = a.ints_size()     ? A::INTS
+        : a.floats_size() ? A::FLOATS
+        : a.has_s()       ? A::STRING
+        : a.has_f()       ? A::FLOAT
+        : a.has_i()       ? A::INT
+                          : A::UNDEFINED;
   }
   switch (t) {
     case A::INT: return a.i();
@@ -92,9 +95,12 @@ void encode_ints(const ConstValue& c, TP* t) {
   const int64_t n = c.numel();
   for (int64_t k = 0; k < n; ++k) {
     const int64_t v = c.int_at(k);
-    if (c.elem_type == TP::INT64) t->add_int64_data(v);
-    else if (c.elem_type == TP::UINT32 || c.elem_type == TP::UINT64) t->add_uint64_data(static_cast<uint64_t>(v));
-    else t->add_int32_data(static_cast<int32_t>(v));
+    if (c.elem_type == TP::INT64)
+      t->add_int64_data(v);
+    else if (c.elem_type == TP::UINT32 || c.elem_type == TP::UINT64)
+      t->add_uint64_data(static_cast<uint64_t>(v));
+    else
+      t->add_int32_data(static_cast<int32_t>(v));
   }
 }
 
@@ -246,9 +252,8 @@ class Loader {
       if (given != shapes_.end()) {
         const auto& dims = given->second;
         if (tt->has_shape() && tt->shape().dim_size() != static_cast<int>(dims.size())) {
-          throw Error("--shape " + name + "=" + shape_str(dims) + " has rank " +
-                      std::to_string(dims.size()) + ", the model's input has rank " +
-                      std::to_string(tt->shape().dim_size()));
+          throw Error("--shape " + name + "=" + shape_str(dims) + " has rank " + std::to_string(dims.size()) +
+                      ", the model's input has rank " + std::to_string(tt->shape().dim_size()));
         }
         tt->clear_shape();
         auto* s = tt->mutable_shape();
@@ -263,8 +268,8 @@ class Loader {
         const auto& d = tt->shape().dim(k);
         if (!d.has_dim_value()) {
           const std::string param = d.has_dim_param() ? d.dim_param() : "?";
-          throw Error("input '" + name + "' has unknown dimension " + std::to_string(k) + " ('" +
-                      param + "'): pass --shape " + name + "=...");
+          throw Error("input '" + name + "' has unknown dimension " + std::to_string(k) + " ('" + param +
+                      "'): pass --shape " + name + "=...");
         }
         dims.push_back(d.dim_value());
       }
@@ -335,8 +340,7 @@ class Loader {
     if (static_cast<int>(order_.size()) != n) {
       for (int k = 0; k < n; ++k) {
         if (indegree[k] > 0) {
-          throw Error("the graph has a cycle")
-              .with_context(node_ctx(labels_[k], g.node(k).op_type()));
+          throw Error("the graph has a cycle").with_context(node_ctx(labels_[k], g.node(k).op_type()));
         }
       }
     }
@@ -423,8 +427,10 @@ class Loader {
             fi.shape = &c->second.shape;
           } else if (j == 0 && (op == "Shape" || op == "Size")) {
             auto t = types_.find(name);
-            if (t != types_.end() && t->second.is_static) fi.shape = &t->second.shape;
-            else can = false;
+            if (t != types_.end() && t->second.is_static)
+              fi.shape = &t->second.shape;
+            else
+              can = false;
           } else {
             can = false;
           }
@@ -432,9 +438,7 @@ class Loader {
         in.push_back(fi);
       }
       if (can) {
-        can = with_error_context(node_ctx(labels_[k], op), [&] {
-          return fold_node(node, opset_, in, &out);
-        });
+        can = with_error_context(node_ctx(labels_[k], op), [&] { return fold_node(node, opset_, in, &out); });
         can = can && static_cast<int>(out.size()) == node.output_size();
       }
       if (!can) {
@@ -547,7 +551,8 @@ class Loader {
       if (t == types_.end() || !t->second.is_static) {
         std::string dims;
         if (t != types_.end() && !t->second.shape.empty()) {
-          for (int64_t d : t->second.shape) dims += (dims.empty() ? "" : "x") + (d < 0 ? "?" : std::to_string(d));
+          for (int64_t d : t->second.shape)
+            dims += (dims.empty() ? "" : "x") + (d < 0 ? "?" : std::to_string(d));
           dims = " (" + dims + ")";
         }
         Error e("tensor '" + name + "' has no static shape after shape inference" + dims);

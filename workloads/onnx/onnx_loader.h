@@ -33,7 +33,6 @@ namespace photon {
 /// or missing input dimension without `shapes`, a `shapes` entry for an unknown input or of the
 /// wrong rank, initializers of unsupported data types, shape inference failures, and any tensor
 /// left without a static shape.
-Graph load_onnx(const std::string& path,
-                const std::map<std::string, std::vector<int64_t>>& shapes = {});
+Graph load_onnx(const std::string& path, const std::map<std::string, std::vector<int64_t>>& shapes = {});
 
 }  // namespace photon

@@ -10,7 +10,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 namespace {
@@ -44,10 +44,19 @@ float bf16_to_float(uint16_t b) {
 // Bytes per element in raw_data; 0 for unsupported types.
 size_t element_size(int32_t type) {
   switch (type) {
-    case TP::FLOAT: case TP::INT32: case TP::UINT32: return 4;
-    case TP::DOUBLE: case TP::INT64: case TP::UINT64: return 8;
-    case TP::FLOAT16: case TP::BFLOAT16: case TP::INT16: case TP::UINT16: return 2;
-    case TP::INT8: case TP::UINT8: case TP::BOOL: return 1;
+    case TP::FLOAT:
+    case TP::INT32:
+    case TP::UINT32: return 4;
+    case TP::DOUBLE:
+    case TP::INT64:
+    case TP::UINT64: return 8;
+    case TP::FLOAT16:
+    case TP::BFLOAT16:
+    case TP::INT16:
+    case TP::UINT16: return 2;
+    case TP::INT8:
+    case TP::UINT8:
+    case TP::BOOL: return 1;
     default: return 0;
   }
 }
@@ -98,8 +107,15 @@ std::string read_file(const std::string& path) {
 
 bool onnx_is_integer_type(int32_t t) {
   switch (t) {
-    case TP::INT8: case TP::UINT8: case TP::INT16: case TP::UINT16: case TP::INT32:
-    case TP::UINT32: case TP::INT64: case TP::UINT64: case TP::BOOL: return true;
+    case TP::INT8:
+    case TP::UINT8:
+    case TP::INT16:
+    case TP::UINT16:
+    case TP::INT32:
+    case TP::UINT32:
+    case TP::INT64:
+    case TP::UINT64:
+    case TP::BOOL: return true;
     default: return false;
   }
 }
@@ -110,7 +126,9 @@ bool onnx_is_float_type(int32_t t) {
 
 DType dtype_from_onnx(int32_t t) {
   switch (t) {
-    case TP::FLOAT: case TP::DOUBLE: case TP::BFLOAT16: return DType::Float32;
+    case TP::FLOAT:
+    case TP::DOUBLE:
+    case TP::BFLOAT16: return DType::Float32;
     case TP::FLOAT16: return DType::Float16;
     case TP::INT64: return DType::Int64;
     case TP::INT32: return DType::Int32;
@@ -139,8 +157,10 @@ void decode_tensor_values(const TP& t, std::vector<float>* f, std::vector<int64_
     n *= d;
   }
   const bool is_float = onnx_is_float_type(type);
-  if (is_float) f->resize(static_cast<size_t>(n));
-  else i->resize(static_cast<size_t>(n));
+  if (is_float)
+    f->resize(static_cast<size_t>(n));
+  else
+    i->resize(static_cast<size_t>(n));
 
   auto check_count = [&](int64_t have, const char* field) {
     if (have != n) {
@@ -152,7 +172,8 @@ void decode_tensor_values(const TP& t, std::vector<float>* f, std::vector<int64_
   if (t.has_raw_data()) {
     const std::string& raw = t.raw_data();
     check_count(static_cast<int64_t>(raw.size() / esize), "raw_data");
-    if (raw.size() % esize) throw Error("raw_data size is not a multiple of the element size").with_context(where);
+    if (raw.size() % esize)
+      throw Error("raw_data size is not a multiple of the element size").with_context(where);
     const char* p = raw.data();
     if (n == 0) {
       return;
@@ -174,7 +195,8 @@ void decode_tensor_values(const TP& t, std::vector<float>* f, std::vector<int64_
       check_count(t.double_data_size(), "double_data");
       for (int64_t k = 0; k < n; ++k) (*f)[k] = static_cast<float>(t.double_data(k));
       break;
-    case TP::FLOAT16: case TP::BFLOAT16:
+    case TP::FLOAT16:
+    case TP::BFLOAT16:
       check_count(t.int32_data_size(), "int32_data");
       for (int64_t k = 0; k < n; ++k) {
         const auto bits = static_cast<uint16_t>(t.int32_data(k));
@@ -185,7 +207,8 @@ void decode_tensor_values(const TP& t, std::vector<float>* f, std::vector<int64_
       check_count(t.int64_data_size(), "int64_data");
       std::copy(t.int64_data().begin(), t.int64_data().end(), i->begin());
       break;
-    case TP::UINT32: case TP::UINT64:
+    case TP::UINT32:
+    case TP::UINT64:
       check_count(t.uint64_data_size(), "uint64_data");
       for (int64_t k = 0; k < n; ++k) (*i)[k] = static_cast<int64_t>(t.uint64_data(k));
       break;
@@ -219,8 +242,7 @@ TP tensor_to_proto(const TensorInfo& t) {
     for (int64_t k = 0; k < n; ++k) std::memcpy(&(*raw)[k * sizeof(float)], &t.splat_value, sizeof(float));
   } else {
     if (static_cast<int64_t>(t.data.size()) != n) {
-      throw Error("holds " + std::to_string(t.data.size()) + " values, shape says " +
-                  std::to_string(n))
+      throw Error("holds " + std::to_string(t.data.size()) + " values, shape says " + std::to_string(n))
           .with_context("tensor '" + t.name + "'");
     }
     if (n) std::memcpy(raw->data(), t.data.data(), raw->size());

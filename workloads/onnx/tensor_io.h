@@ -28,8 +28,7 @@ std::string onnx_type_name(int32_t elem_type);
 /// int32_data (also FLOAT16/BFLOAT16 bit patterns, INT8..UINT16, BOOL), int64_data, uint64_data).
 /// Throws Error naming the tensor for STRING/COMPLEX/UNDEFINED types, external data, or a payload
 /// whose element count differs from numel.
-void decode_tensor_values(const onnx::TensorProto& t, std::vector<float>* f,
-                          std::vector<int64_t>* i);
+void decode_tensor_values(const onnx::TensorProto& t, std::vector<float>* f, std::vector<int64_t>* i);
 
 /// TensorProto -> TensorInfo (is_constant = true; data as fp32, plus int_data for integer types).
 TensorInfo tensor_from_proto(const onnx::TensorProto& t);

@@ -74,21 +74,18 @@ int main(int argc, char** argv) {
             std::string fn = p + "_" + f["name"].as<std::string>();
             unsigned lsb = f["lsb"].as<unsigned>(), width = f["width"].as<unsigned>();
             uint64_t mask = ((width >= 32 ? 0xFFFFFFFFull : ((1ull << width) - 1)) << lsb);
-            h << "#define " << fn << "_SHIFT " << lsb << "u  /* " << f["doc"].as<std::string>()
-              << " */\n";
+            h << "#define " << fn << "_SHIFT " << lsb << "u  /* " << f["doc"].as<std::string>() << " */\n";
             h << "#define " << fn << "_MASK " << hex(mask) << "\n";
           }
         }
         for (const auto& [inst, base] : instances)
-          t << "{\"" << block << "\", \"" << inst << "\", " << hex(base) << ", \"" << name
-            << "\", " << hex(off) << ", " << count << ", " << access_enum(access) << ", "
-            << hex(reset) << "},\n";
+          t << "{\"" << block << "\", \"" << inst << "\", " << hex(base) << ", \"" << name << "\", "
+            << hex(off) << ", " << count << ", " << access_enum(access) << ", " << hex(reset) << "},\n";
       }
       h << "\n";
     }
     for (const auto& c : root["constants"]) {
-      h << "#define PHOTON_" << c["name"].as<std::string>() << " " << c["value"].as<uint64_t>()
-        << "u";
+      h << "#define PHOTON_" << c["name"].as<std::string>() << " " << c["value"].as<uint64_t>() << "u";
       if (c["doc"]) h << "  /* " << c["doc"].as<std::string>() << " */";
       h << "\n";
     }

@@ -2,7 +2,7 @@
  * in a function of its own so that the report can name it. Built by firmware_faults.cmake. */
 #include <stdint.h>
 
-#include "models/rv32/rv32_memory_map.h"
+#include "firmware/rv32/rv32_memory_map.h"
 
 #define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 

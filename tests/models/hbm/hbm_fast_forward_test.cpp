@@ -78,21 +78,13 @@ void compare(const photon::HbmConfig& cfg, const std::vector<Access>& acc, doubl
 const uint64_t kMiB = uint64_t(1) << 20;
 
 // hbm2: the exact prefix (warm-up, then 4 refresh intervals per channel) is about 5 MiB.
-TEST(HbmFastForward, StreamingRead16MiB) {
-  compare(preset("hbm2"), {{0, 16 * kMiB, false, 0}}, 0.5);
-}
+TEST(HbmFastForward, StreamingRead16MiB) { compare(preset("hbm2"), {{0, 16 * kMiB, false, 0}}, 0.5); }
 
-TEST(HbmFastForward, StreamingRead64MiB) {
-  compare(preset("hbm2"), {{0, 64 * kMiB, false, 100}}, 0.9);
-}
+TEST(HbmFastForward, StreamingRead64MiB) { compare(preset("hbm2"), {{0, 64 * kMiB, false, 100}}, 0.9); }
 
-TEST(HbmFastForward, StreamingWrite16MiB) {
-  compare(preset("hbm2"), {{0, 16 * kMiB, true, 0}}, 0.5);
-}
+TEST(HbmFastForward, StreamingWrite16MiB) { compare(preset("hbm2"), {{0, 16 * kMiB, true, 0}}, 0.5); }
 
-TEST(HbmFastForward, StreamingWrite64MiB) {
-  compare(preset("hbm2"), {{64 * kMiB, 64 * kMiB, true, 0}}, 0.9);
-}
+TEST(HbmFastForward, StreamingWrite64MiB) { compare(preset("hbm2"), {{64 * kMiB, 64 * kMiB, true, 0}}, 0.9); }
 
 // hbm3 (32 pseudo-channels, bank group in the lowest bits): the read latency inside the burst
 // converges slowly and is only matched within 15 %, activates within 2.5 %.
@@ -134,14 +126,15 @@ TEST(HbmFastForward, RatesReusedAcrossBursts) {
 // 2-D streams (weight tiles: rows of 2304 bytes in a 9216-byte-wide matrix; key loads: 30 rows
 // of 2 MiB every 3 MiB), each shape offered twice: the second reuses the sampled rates.
 TEST(HbmFastForward, StridedStreams) {
-  compare(preset("hbm2"), {{0, 2304, false, 0, 8192, 9216}, {128 * kMiB, 2304, false, 0, 1536, 9216}},
-          0.3);
+  compare(preset("hbm2"), {{0, 2304, false, 0, 8192, 9216}, {128 * kMiB, 2304, false, 0, 1536, 9216}}, 0.3);
   // Short rows at other phases reach units in other proportions than the calibration stream.
-  compare(preset("hbm2"), {{6144, 2688, false, 0, 508, 44032}, {64 * kMiB + 2048, 2688, false, 0, 508, 44032},
-                           {96 * kMiB + 10240, 2688, false, 0, 508, 44032}},
+  compare(preset("hbm2"),
+          {{6144, 2688, false, 0, 508, 44032},
+           {64 * kMiB + 2048, 2688, false, 0, 508, 44032},
+           {96 * kMiB + 10240, 2688, false, 0, 508, 44032}},
           0.5);
-  compare(preset("hbm3"), {{0, 2 * kMiB, false, 0, 30, 3 * kMiB}, {128 * kMiB, 2 * kMiB, false, 0, 30, 3 * kMiB}},
-          0.5, 0.15);
+  compare(preset("hbm3"),
+          {{0, 2 * kMiB, false, 0, 30, 3 * kMiB}, {128 * kMiB, 2 * kMiB, false, 0, 30, 3 * kMiB}}, 0.5, 0.15);
   // Rows that spread unevenly over the channels (3 KiB every 12 KiB on hbm2's 2 KiB channel
   // interleave) do not saturate every unit in calibration: they stay exact.
   compare(preset("hbm2"), {{0, 3072, false, 0, 764, 12288}, {64 * kMiB + 4096, 3072, false, 0, 193, 12288}},

@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "models/hbm/hbm_config.h"
 #include "models/hbm/hbm_controller.h"
 #include "models/hbm/hbm_trace.h"
-#include "platform/error.h"
 
 namespace {
 
@@ -88,14 +88,13 @@ std::string parse_error(const std::string& text) {
   std::istringstream in(text);
   try {
     photon::run_hbm_trace(preset("hbm2"), in, "t.trace");
-  } catch (const photon::Error& e) {
-    return e.what();
-  }
+  } catch (const photon::Error& e) { return e.what(); }
   return "";
 }
 
 TEST(HbmTrace, ParseErrorsNameFileLineAndProblem) {
-  EXPECT_EQ(parse_error("0x40 READ 0\n0xZZ READ 1\n"), "t.trace:2: bad address '0xZZ' (expected hexadecimal)");
+  EXPECT_EQ(parse_error("0x40 READ 0\n0xZZ READ 1\n"),
+            "t.trace:2: bad address '0xZZ' (expected hexadecimal)");
   EXPECT_EQ(parse_error("0x40 FETCH 0\n"), "t.trace:1: bad command 'FETCH' (expected READ or WRITE)");
   EXPECT_EQ(parse_error("0x40 READ 5\n\n0x80 READ 4\n"), "t.trace:3: non-monotonic cycle 4 after 5");
   EXPECT_EQ(parse_error("0x40 READ\n"), "t.trace:1: missing cycle");

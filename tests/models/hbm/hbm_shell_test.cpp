@@ -4,12 +4,12 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
+#include "base/error.h"
 #include "models/hbm/hbm.h"
-#include "platform/error.h"
 
 // libsystemc references sc_main; GoogleTest's main() drives this binary.
 int sc_main(int, char**) { return 0; }
@@ -19,8 +19,7 @@ namespace {
 struct Initiator : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Initiator> data{"data"};
   std::vector<uint8_t> readback;
-  tlm::tlm_response_status write_status{}, read_status{}, range_status{}, be_status{},
-      stream_status{};
+  tlm::tlm_response_status write_status{}, read_status{}, range_status{}, be_status{}, stream_status{};
   sc_core::sc_time write_delay, read_delay, read_start;
   uint64_t off = 0;
 
@@ -28,8 +27,7 @@ struct Initiator : sc_core::sc_module {
   explicit Initiator(sc_core::sc_module_name n) : sc_core::sc_module(n) { SC_THREAD(run); }
 
   tlm::tlm_response_status xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned len,
-                                sc_core::sc_time& delay, unsigned char* be = nullptr,
-                                unsigned sw = 0) {
+                                sc_core::sc_time& delay, unsigned char* be = nullptr, unsigned sw = 0) {
     tlm::tlm_generic_payload gp;
     gp.set_command(cmd);
     gp.set_address(addr);
@@ -103,7 +101,8 @@ TEST(HbmShell, WriteReadBackAndErrors) {
   const auto st = hbm.stats();
   EXPECT_EQ(st.commands, 2u);
   EXPECT_EQ(st.counters.at("bytes_read"), 256.0);
-  EXPECT_EQ(st.counters.at("refreshes"), double(uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e9) / cfg.tREFI) * cfg.units());
+  EXPECT_EQ(st.counters.at("refreshes"),
+            double(uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e9) / cfg.tREFI) * cfg.units());
 }
 
 }  // namespace

@@ -2,11 +2,11 @@
 // address mapping.
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "models/hbm/hbm_address.h"
 #include "models/hbm/hbm_config.h"
 #include "models/hbm/hbm_controller.h"
 #include "models/hbm/hbm_timing.h"
-#include "platform/error.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::ntt {
 namespace {
@@ -20,15 +20,21 @@ std::vector<uint64_t> random_poly(uint32_t n, uint64_t q, std::mt19937_64& rng) 
 }
 
 /// Naive negacyclic product in Z_q[X]/(X^N+1), 128-bit accumulation reduced every 128 terms.
-std::vector<uint64_t> naive_negacyclic(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b, uint64_t q) {
+std::vector<uint64_t> naive_negacyclic(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
+                                       uint64_t q) {
   const size_t n = a.size();
   std::vector<uint64_t> out(n);
   for (size_t k = 0; k < n; ++k) {
     u128 pos = 0, neg = 0;
     for (size_t i = 0; i < n; ++i) {
-      if (i <= k) pos += u128(a[i]) * b[k - i];
-      else neg += u128(a[i]) * b[n + k - i];
-      if ((i & 127) == 127) { pos %= q; neg %= q; }
+      if (i <= k)
+        pos += u128(a[i]) * b[k - i];
+      else
+        neg += u128(a[i]) * b[n + k - i];
+      if ((i & 127) == 127) {
+        pos %= q;
+        neg %= q;
+      }
     }
     uint64_t p = uint64_t(pos % q), m = uint64_t(neg % q);
     out[k] = p >= m ? p - m : p + q - m;
@@ -53,8 +59,8 @@ TEST(NttPrimes, AreNttFriendlyPrimesBelowTheBound) {
 
 TEST(NttPrimes, MillerRabinKnownValues) {
   EXPECT_TRUE(is_prime(2));
-  EXPECT_TRUE(is_prime(0xFFFFFFFFFFFFFFC5ull));   // largest 64-bit prime
-  EXPECT_FALSE(is_prime(3215031751ull));          // strong pseudoprime to bases 2, 3, 5, 7
+  EXPECT_TRUE(is_prime(0xFFFFFFFFFFFFFFC5ull));  // largest 64-bit prime
+  EXPECT_FALSE(is_prime(3215031751ull));         // strong pseudoprime to bases 2, 3, 5, 7
   EXPECT_FALSE(is_prime(uint64_t(4294967291ull) * 4294967279ull));
 }
 
@@ -158,7 +164,7 @@ TEST(Automorph, IsARingHomomorphismAndMatchesTheNttDomainPermutation) {
 
 TEST(BaseConversion, MatchesCrtReconstructionPlusMultipleOfQ) {
   std::mt19937_64 rng(5);
-  const auto qs = generate_ntt_primes(30, 10, 3);   // Q < 2^90: fits in 128 bits
+  const auto qs = generate_ntt_primes(30, 10, 3);  // Q < 2^90: fits in 128 bits
   const auto ps = generate_ntt_primes(45, 10, 4);
   BaseConverter conv(qs, ps);
   const uint32_t n = 64;

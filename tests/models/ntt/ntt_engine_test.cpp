@@ -38,20 +38,31 @@ TEST(NttEngine, FunctionalForwardInverseAndMulMatchCore) {
   std::vector<uint64_t> a0(spm.at(a), spm.at(a) + limbs * N), b0(spm.at(b), spm.at(b) + limbs * N);
   NttEngine e(NttConfig{});
   pcs::Ntt f;
-  f.op = pcs::Ntt::kForward; f.log_n = log_n; f.limbs = limbs; f.src0 = a; f.dst = a; f.moduli = 0;
+  f.op = pcs::Ntt::kForward;
+  f.log_n = log_n;
+  f.limbs = limbs;
+  f.src0 = a;
+  f.dst = a;
+  f.moduli = 0;
   e.issue(cmd(f), 0, spm.view());
   f.src0 = f.dst = b;
   e.issue(cmd(f), 0, spm.view());
   pcs::Ntt m = f;
-  m.op = pcs::Ntt::kMulMod; m.src0 = a; m.src1 = b; m.dst = d;
+  m.op = pcs::Ntt::kMulMod;
+  m.src0 = a;
+  m.src1 = b;
+  m.dst = d;
   e.issue(cmd(m), 0, spm.view());
   pcs::Ntt inv = f;
-  inv.op = pcs::Ntt::kInverse; inv.src0 = inv.dst = d;
+  inv.op = pcs::Ntt::kInverse;
+  inv.src0 = inv.dst = d;
   e.issue(cmd(inv), 0, spm.view());
   for (uint32_t l = 0; l < limbs; ++l) {
     ntt::NttTables t(qs[l], log_n);
-    std::vector<uint64_t> x(a0.begin() + l * N, a0.begin() + (l + 1) * N), y(b0.begin() + l * N, b0.begin() + (l + 1) * N), z(N);
-    t.forward(x.data()); t.forward(y.data());
+    std::vector<uint64_t> x(a0.begin() + l * N, a0.begin() + (l + 1) * N),
+        y(b0.begin() + l * N, b0.begin() + (l + 1) * N), z(N);
+    t.forward(x.data());
+    t.forward(y.data());
     ntt::mul_vec(x.data(), y.data(), z.data(), N, qs[l]);
     t.inverse(z.data());
     EXPECT_TRUE(std::equal(z.begin(), z.end(), spm.at(d) + l * N)) << "limb " << l;
@@ -72,7 +83,12 @@ TEST(NttEngine, BConvAndAutomorphMatchCore) {
   for (uint32_t i = 0; i < 2 * N; ++i) spm.at(src)[i] = rng() % qs[i / N];
   NttEngine e(NttConfig{});
   pcs::Ntt b;
-  b.op = pcs::Ntt::kBConv; b.log_n = log_n; b.limbs = 2; b.out_limbs = 3; b.src0 = src; b.dst = dst;
+  b.op = pcs::Ntt::kBConv;
+  b.log_n = log_n;
+  b.limbs = 2;
+  b.out_limbs = 3;
+  b.src0 = src;
+  b.dst = dst;
   e.issue(cmd(b), 0, spm.view());
   ntt::BaseConverter conv({qs[0], qs[1]}, {qs[2], qs[3], qs[4]});
   std::vector<uint64_t> want(3 * N);
@@ -81,7 +97,11 @@ TEST(NttEngine, BConvAndAutomorphMatchCore) {
   EXPECT_EQ(e.counters()["bconv_macs"], 6.0 * N);
   // In-place automorphism, coefficient form.
   pcs::Ntt a;
-  a.op = pcs::Ntt::kAutomorph; a.log_n = log_n; a.limbs = 1; a.src0 = a.dst = src; a.galois = 5;
+  a.op = pcs::Ntt::kAutomorph;
+  a.log_n = log_n;
+  a.limbs = 1;
+  a.src0 = a.dst = src;
+  a.galois = 5;
   std::vector<uint64_t> before(spm.at(src), spm.at(src) + N), expect(N);
   ntt::automorph_coeff(before.data(), expect.data(), log_n, 5, qs[0]);
   e.issue(cmd(a), 0, spm.view());
@@ -105,28 +125,52 @@ TEST(NttEngine, FaultsBeforeWritingAnything) {
   auto snapshot = spm.words;
   NttEngine e(NttConfig{});
   pcs::Ntt n;
-  n.op = pcs::Ntt::kForward; n.log_n = log_n; n.limbs = 3; n.src0 = 8; n.dst = 8;  // 3 limbs do not fit
+  n.op = pcs::Ntt::kForward;
+  n.log_n = log_n;
+  n.limbs = 3;
+  n.src0 = 8;
+  n.dst = 8;  // 3 limbs do not fit
   try {
     e.issue(cmd(n), 0, spm.view());
     FAIL();
   } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Address); }
-  n.limbs = 1; n.op = 9;
-  try { e.issue(cmd(n), 0, spm.view()); FAIL(); } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Decode); }
-  n.op = pcs::Ntt::kAutomorph; n.galois = 4;
-  try { e.issue(cmd(n), 0, spm.view()); FAIL(); } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Decode); }
-  n.op = pcs::Ntt::kForward; spm.at(0)[0] = 97;  // not 1 mod 2N
-  try { e.issue(cmd(n), 0, spm.view()); FAIL(); } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Decode); }
+  n.limbs = 1;
+  n.op = 9;
+  try {
+    e.issue(cmd(n), 0, spm.view());
+    FAIL();
+  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Decode); }
+  n.op = pcs::Ntt::kAutomorph;
+  n.galois = 4;
+  try {
+    e.issue(cmd(n), 0, spm.view());
+    FAIL();
+  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Decode); }
+  n.op = pcs::Ntt::kForward;
+  spm.at(0)[0] = 97;  // not 1 mod 2N
+  try {
+    e.issue(cmd(n), 0, spm.view());
+    FAIL();
+  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Decode); }
   spm.at(0)[0] = q[0];
   EXPECT_EQ(spm.words, snapshot);
 }
 
 TEST(NttEngine, CycleFormulasPerInternalEngine) {
   NttConfig c;
-  c.lanes = 1024; c.pipeline_depth = 20; c.transpose_cycles = 272; c.bconv_macs = 1024;
-  c.bconv_latency_cycles = 24; c.modmul_lanes = 512; c.ewe_latency_cycles = 4; c.automorph_lanes = 256;
+  c.lanes = 1024;
+  c.pipeline_depth = 20;
+  c.transpose_cycles = 272;
+  c.bconv_macs = 1024;
+  c.bconv_latency_cycles = 24;
+  c.modmul_lanes = 512;
+  c.ewe_latency_cycles = 4;
+  c.automorph_lanes = 256;
   c.automorph_latency_cycles = 36;
   pcs::Ntt n;
-  n.log_n = 16; n.limbs = 36; n.out_limbs = 12;
+  n.log_n = 16;
+  n.limbs = 36;
+  n.out_limbs = 12;
   n.op = pcs::Ntt::kForward;
   EXPECT_EQ(NttEngine::busy_cycles(n, c), 36ull * 32768 * 16 / 1024 + 20 + 272);
   n.op = pcs::Ntt::kBConv;
@@ -145,13 +189,21 @@ TEST(NttEngine, IndependentCommandsOverlapDependentOnesWait) {
   NttEngine e(c);
   const MemView timing{nullptr, 0};
   pcs::Ntt f;
-  f.op = pcs::Ntt::kForward; f.log_n = 12; f.limbs = 4; f.src0 = f.dst = 0;
+  f.op = pcs::Ntt::kForward;
+  f.log_n = 12;
+  f.limbs = 4;
+  f.src0 = f.dst = 0;
   const uint64_t t_ntt = NttEngine::busy_cycles(f, c);
   auto r1 = e.issue(cmd(f), 0, timing);
   EXPECT_EQ(r1.done_cycle, t_ntt);
   // Element-wise on a disjoint range overlaps the NTT.
   pcs::Ntt m;
-  m.op = pcs::Ntt::kMulMod; m.log_n = 12; m.limbs = 4; m.src0 = 1 << 20; m.src1 = 2 << 20; m.dst = 3 << 20;
+  m.op = pcs::Ntt::kMulMod;
+  m.log_n = 12;
+  m.limbs = 4;
+  m.src0 = 1 << 20;
+  m.src1 = 2 << 20;
+  m.dst = 3 << 20;
   auto r2 = e.issue(cmd(m), r1.accept_cycle, timing);
   EXPECT_EQ(r2.done_cycle, r1.accept_cycle + NttEngine::busy_cycles(m, c));
   // Reading the NTT's output waits for it (RAW).
@@ -165,7 +217,9 @@ TEST(NttEngine, IndependentCommandsOverlapDependentOnesWait) {
   EXPECT_EQ(r4.done_cycle, 2 * t_ntt);
   // Writing a range that r3 still reads waits for r3 (WAR).
   pcs::Ntt w = m;
-  w.src0 = 7 << 20; w.src1 = 8 << 20; w.dst = 4096 * 8;
+  w.src0 = 7 << 20;
+  w.src1 = 8 << 20;
+  w.dst = 4096 * 8;
   auto r5 = e.issue(cmd(w), r4.accept_cycle, timing);
   EXPECT_EQ(r5.done_cycle, r3.done_cycle + NttEngine::busy_cycles(w, c));
   auto k = e.counters();

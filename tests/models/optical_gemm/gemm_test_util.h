@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include "isa/command.h"
 #include "platform/engine.h"
-#include "workloads/pcs/command.h"
 
 namespace photon::test {
 
@@ -14,7 +14,11 @@ struct Spm {
   std::vector<uint8_t> bytes;
   explicit Spm(size_t size) : bytes(size, 0xAB) {}
   MemView view() { return MemView{bytes.data(), bytes.size()}; }
-  float get(uint64_t off) const { float f; std::memcpy(&f, bytes.data() + off, 4); return f; }
+  float get(uint64_t off) const {
+    float f;
+    std::memcpy(&f, bytes.data() + off, 4);
+    return f;
+  }
   void put(uint64_t off, float f) { std::memcpy(bytes.data() + off, &f, 4); }
 };
 

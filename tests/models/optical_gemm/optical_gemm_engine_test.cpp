@@ -50,7 +50,9 @@ TEST(OpticalGemmEngine, IdealEqualsTripleLoopForEveryFlagCombination) {
     OpticalGemmEngine eng(cfg);
     pcs::Gemm g;
     g.flags = flags;
-    g.m = m; g.n = n; g.k = k;
+    g.m = m;
+    g.n = n;
+    g.k = k;
     const bool ta = flags & pcs::Gemm::kTransposeA, tb = flags & pcs::Gemm::kTransposeB;
     g.lda = (ta ? m : k) + 2;  // ld > row length
     g.ldb = (tb ? k : n) + 3;
@@ -76,9 +78,7 @@ TEST(OpticalGemmEngine, IdealEqualsTripleLoopForEveryFlagCombination) {
     }
     // Nothing outside C changed.
     for (uint64_t off = 0; off < s.bytes.size(); ++off)
-      if (off < g.c || off >= g.c + 4ull * m * g.ldc) {
-        ASSERT_EQ(s.bytes[off], before.bytes[off]);
-      }
+      if (off < g.c || off >= g.c + 4ull * m * g.ldc) { ASSERT_EQ(s.bytes[off], before.bytes[off]); }
   }
 }
 
@@ -93,17 +93,28 @@ TEST(OpticalGemmEngine, KSplitWithAccumulateEqualsSingleCommandBitForBit) {
   for (uint32_t e = 0; e < n; ++e) s.put(6000 + 4 * e, d(rng));
   pcs::Gemm whole;
   whole.flags = pcs::Gemm::kBias;
-  whole.m = m; whole.n = n; whole.k = k; whole.lda = k; whole.ldb = n; whole.ldc = n;
-  whole.a = 0; whole.b = 2048; whole.c = 4096; whole.bias = 6000;
+  whole.m = m;
+  whole.n = n;
+  whole.k = k;
+  whole.lda = k;
+  whole.ldb = n;
+  whole.ldc = n;
+  whole.a = 0;
+  whole.b = 2048;
+  whole.c = 4096;
+  whole.bias = 6000;
   OpticalGemmEngine eng(cfg);
   eng.issue(test::gemm_cmd(whole), 0, s.view());
   std::vector<float> one(m * n);
   for (uint32_t e = 0; e < m * n; ++e) one[e] = s.get(4096 + 4 * e);
   // Same product as two commands: k = 17 then 23 with kAccumulate, bias on the last.
   pcs::Gemm p1 = whole, p2 = whole;
-  p1.flags = 0; p1.k = 17;
-  p2.flags = pcs::Gemm::kAccumulate | pcs::Gemm::kBias; p2.k = 23;
-  p2.a = whole.a + 4 * 17; p2.b = whole.b + 4 * 17 * n;
+  p1.flags = 0;
+  p1.k = 17;
+  p2.flags = pcs::Gemm::kAccumulate | pcs::Gemm::kBias;
+  p2.k = 23;
+  p2.a = whole.a + 4 * 17;
+  p2.b = whole.b + 4 * 17 * n;
   eng.issue(test::gemm_cmd(p1), 0, s.view());
   eng.issue(test::gemm_cmd(p2), 0, s.view());
   for (uint32_t e = 0; e < m * n; ++e) EXPECT_EQ(s.get(4096 + 4 * e), one[e]) << e;
@@ -117,9 +128,20 @@ TEST(OpticalGemmEngine, OverlappingCEqualsA) {
   OpticalGemmConfig cfg;
   Spm s(1024);
   const uint32_t m = 3, n = 3, k = 3;
-  for (uint32_t e = 0; e < 9; ++e) { s.put(4 * e, float(e + 1)); s.put(256 + 4 * e, float(e % 2)); }
+  for (uint32_t e = 0; e < 9; ++e) {
+    s.put(4 * e, float(e + 1));
+    s.put(256 + 4 * e, float(e % 2));
+  }
   pcs::Gemm g;
-  g.m = m; g.n = n; g.k = k; g.lda = 3; g.ldb = 3; g.ldc = 3; g.a = 0; g.b = 256; g.c = 0;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.lda = 3;
+  g.ldb = 3;
+  g.ldc = 3;
+  g.a = 0;
+  g.b = 256;
+  g.c = 0;
   std::vector<float> want = reference(s, g);
   OpticalGemmEngine eng(cfg);
   eng.issue(test::gemm_cmd(g), 0, s.view());
@@ -128,8 +150,16 @@ TEST(OpticalGemmEngine, OverlappingCEqualsA) {
 
 pcs::Gemm small_gemm() {
   pcs::Gemm g;
-  g.m = 4; g.n = 4; g.k = 4; g.lda = 4; g.ldb = 4; g.ldc = 4;
-  g.a = 0; g.b = 64; g.c = 128; g.bias = 192;
+  g.m = 4;
+  g.n = 4;
+  g.k = 4;
+  g.lda = 4;
+  g.ldb = 4;
+  g.ldc = 4;
+  g.a = 0;
+  g.b = 64;
+  g.c = 128;
+  g.bias = 192;
   return g;
 }
 
@@ -139,9 +169,7 @@ void expect_fault(OpticalGemmEngine& eng, const pcs::Command& cmd, UnitErrorCode
   try {
     eng.issue(cmd, 0, s.view());
     ADD_FAILURE() << "no fault";
-  } catch (const UnitFault& f) {
-    EXPECT_EQ(f.code(), code) << f.what();
-  }
+  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), code) << f.what(); }
   EXPECT_EQ(s.bytes, before.bytes) << "memory written on a fault";
 }
 
@@ -158,9 +186,19 @@ TEST(OpticalGemmEngine, DecodeFaults) {
   bad([](pcs::Gemm& g) { g.lda = 3; });
   bad([](pcs::Gemm& g) { g.ldb = 3; });
   bad([](pcs::Gemm& g) { g.ldc = 3; });
-  bad([](pcs::Gemm& g) { g.k = 5; g.lda = 4; });                             // A row is k long
-  bad([](pcs::Gemm& g) { g.m = 5; g.flags = pcs::Gemm::kTransposeA; });      // A^T row is m long
-  bad([](pcs::Gemm& g) { g.k = 5; g.lda = 5; g.flags = pcs::Gemm::kTransposeB; });  // B^T row is k
+  bad([](pcs::Gemm& g) {
+    g.k = 5;
+    g.lda = 4;
+  });  // A row is k long
+  bad([](pcs::Gemm& g) {
+    g.m = 5;
+    g.flags = pcs::Gemm::kTransposeA;
+  });  // A^T row is m long
+  bad([](pcs::Gemm& g) {
+    g.k = 5;
+    g.lda = 5;
+    g.flags = pcs::Gemm::kTransposeB;
+  });  // B^T row is k
   bad([](pcs::Gemm& g) { g.flags = 0x20; });
   pcs::Command wrong;
   wrong.opcode = pcs::Opcode::Vector;
@@ -179,8 +217,11 @@ TEST(OpticalGemmEngine, AddressFaultsWriteNothing) {
   bad([](pcs::Gemm& g) { g.c = 256 - 60; });  // last C element at 252..256 is needed: 196+64
   bad([](pcs::Gemm& g) { g.a = 200; });
   bad([](pcs::Gemm& g) { g.b = 0xFFFFFFF0u; });
-  bad([](pcs::Gemm& g) { g.ldc = 40; });      // 3*40+4 = 124 floats from 128
-  bad([](pcs::Gemm& g) { g.flags = pcs::Gemm::kBias; g.bias = 250; });
+  bad([](pcs::Gemm& g) { g.ldc = 40; });  // 3*40+4 = 124 floats from 128
+  bad([](pcs::Gemm& g) {
+    g.flags = pcs::Gemm::kBias;
+    g.bias = 250;
+  });
   // Bias is not checked without kBias.
   pcs::Gemm ok = small_gemm();
   ok.bias = 0xFFFFFFF0u;
@@ -192,7 +233,12 @@ TEST(OpticalGemmEngine, TimingOnlyModeLeavesNoDataAndCountsWork) {
   OpticalGemmConfig cfg;
   OpticalGemmEngine eng(cfg);
   pcs::Gemm g = small_gemm();
-  g.m = 100000; g.n = 4096; g.k = 4096; g.lda = g.k; g.ldb = g.n; g.ldc = g.n;
+  g.m = 100000;
+  g.n = 4096;
+  g.k = 4096;
+  g.lda = g.k;
+  g.ldb = g.n;
+  g.ldc = g.n;
   const IssueResult r = eng.issue(test::gemm_cmd(g), 10, MemView{});
   const OpticalGemmCost c = optical_gemm_cost(cfg, g);
   EXPECT_EQ(r.done_cycle, 10 + c.cycles);

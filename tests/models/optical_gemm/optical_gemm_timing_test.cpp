@@ -10,17 +10,30 @@ namespace {
 
 OpticalGemmConfig job_config() {
   OpticalGemmConfig c;
-  c.rows = 16; c.cols = 8; c.wavelengths = 4;
-  c.modulation_ghz = 5.0; c.clock_ghz = 1.5;
-  c.conversion_latency_ns = 1.0; c.pipeline_depth = 4; c.weight_program_ns = 10.0;
-  c.modulation_energy_pj = 1.0; c.dac_energy_pj = 0.5; c.adc_energy_pj = 1.0;
-  c.laser_power_mw = 100.0; c.weight_program_energy_pj = 10.0;
+  c.rows = 16;
+  c.cols = 8;
+  c.wavelengths = 4;
+  c.modulation_ghz = 5.0;
+  c.clock_ghz = 1.5;
+  c.conversion_latency_ns = 1.0;
+  c.pipeline_depth = 4;
+  c.weight_program_ns = 10.0;
+  c.modulation_energy_pj = 1.0;
+  c.dac_energy_pj = 0.5;
+  c.adc_energy_pj = 1.0;
+  c.laser_power_mw = 100.0;
+  c.weight_program_energy_pj = 10.0;
   return c;
 }
 
 pcs::Gemm job() {
   pcs::Gemm g;
-  g.m = 10; g.n = 40; g.k = 20; g.lda = 20; g.ldb = 40; g.ldc = 40;
+  g.m = 10;
+  g.n = 40;
+  g.k = 20;
+  g.lda = 20;
+  g.ldb = 40;
+  g.ldc = 40;
   return g;
 }
 
@@ -36,7 +49,7 @@ TEST(OpticalGemmTiming, StationaryKnownJob) {
   EXPECT_EQ(c.symbols, 27u);
   EXPECT_EQ(c.programs, 9u);
   EXPECT_NEAR(c.total_ns, 9 * 10.0 + 9 * (0.6 + 1.0 + 4 / 1.5), 1e-9);  // 128.4 ns
-  EXPECT_EQ(c.cycles, 193u);                                           // ceil(128.4 * 1.5 = 192.6)
+  EXPECT_EQ(c.cycles, 193u);                                            // ceil(128.4 * 1.5 = 192.6)
   EXPECT_EQ(c.macs, 8000u);
   EXPECT_EQ(c.input_conversions, 600u);  // m * k * n_tiles
   EXPECT_EQ(c.adc_conversions, 1200u);   // m * n * k_tiles
@@ -51,7 +64,9 @@ TEST(OpticalGemmTiming, ReuseWeightsSkipsFirstProgramming) {
   EXPECT_EQ(c.programs, 8u);
   EXPECT_EQ(c.cycles, 178u);  // ceil((80 + 38.4) * 1.5 = 177.6)
   // A single-tile job with kReuseWeights programs nothing.
-  g.m = 10; g.n = 16; g.k = 8;
+  g.m = 10;
+  g.n = 16;
+  g.k = 8;
   const OpticalGemmCost one = optical_gemm_cost(job_config(), g);
   EXPECT_EQ(one.programs, 0u);
   EXPECT_EQ(one.cycles, 7u);  // ceil(4.2667 * 1.5 = 6.4)
@@ -62,16 +77,19 @@ TEST(OpticalGemmTiming, StreamedModeHasNoProgrammingButModulatesWeights) {
   cfg.weight_mode = "streamed";
   const OpticalGemmCost c = optical_gemm_cost(cfg, job());
   EXPECT_EQ(c.programs, 0u);
-  EXPECT_EQ(c.cycles, 58u);                 // ceil(38.4 * 1.5 = 57.6)
-  EXPECT_EQ(c.weight_modulations, 2400u);   // 3 symbols/tile * n * k
+  EXPECT_EQ(c.cycles, 58u);                // ceil(38.4 * 1.5 = 57.6)
+  EXPECT_EQ(c.weight_modulations, 2400u);  // 3 symbols/tile * n * k
   // (600 + 2400) * 1.5 + 1200 + 100 * 38.4
   EXPECT_NEAR(c.energy_pj, 4500 + 1200 + 3840, 1e-6);
 }
 
 TEST(OpticalGemmTiming, ExactCycleBoundaryDoesNotRoundUp) {
   OpticalGemmConfig cfg = job_config();
-  cfg.clock_ghz = 1.0; cfg.pipeline_depth = 0; cfg.conversion_latency_ns = 0;
-  cfg.weight_program_ns = 0; cfg.modulation_ghz = 10.0;
+  cfg.clock_ghz = 1.0;
+  cfg.pipeline_depth = 0;
+  cfg.conversion_latency_ns = 0;
+  cfg.weight_program_ns = 0;
+  cfg.modulation_ghz = 10.0;
   pcs::Gemm g = job();
   g.m = 4 * 30;  // 30 symbols of 0.1 ns per tile -> 3 ns per tile, 27 ns total
   EXPECT_EQ(optical_gemm_cost(cfg, g).cycles, 27u);

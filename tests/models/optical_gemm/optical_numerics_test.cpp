@@ -63,8 +63,16 @@ struct Operands {
     for (auto& x : a) x = d(rng);
     for (auto& x : bt) x = 0.5f * d(rng);
   }
-  float fs_a() const { float f = 0; for (float x : a) f = std::max(f, std::fabs(x)); return f; }
-  float fs_b() const { float f = 0; for (float x : bt) f = std::max(f, std::fabs(x)); return f; }
+  float fs_a() const {
+    float f = 0;
+    for (float x : a) f = std::max(f, std::fabs(x));
+    return f;
+  }
+  float fs_b() const {
+    float f = 0;
+    for (float x : bt) f = std::max(f, std::fabs(x));
+    return f;
+  }
   std::vector<double> exact() const {
     std::vector<double> c(size_t(m) * n, 0.0);
     for (uint32_t i = 0; i < m; ++i)
@@ -94,7 +102,11 @@ TEST(OpticalNumerics, IdealIsBitIdenticalToTripleLoop) {
 TEST(OpticalNumerics, NoiseStdMatchesConfigAtHighResolution) {
   // One weight tile (n = rows, k = cols): error / FS should be N(0, noise_std^2).
   optical::PhysicalParams p;
-  p.rows = 32; p.cols = 64; p.dac_bits = 16; p.weight_bits = 16; p.adc_bits = 16;
+  p.rows = 32;
+  p.cols = 64;
+  p.dac_bits = 16;
+  p.weight_bits = 16;
+  p.adc_bits = 16;
   for (double s : {0.01, 0.05}) {
     p.noise_std = s;
     Operands op(512, 32, 64, 11);
@@ -119,7 +131,12 @@ TEST(OpticalNumerics, FourBitQuantisationErrorWithinClosedFormBound) {
   // |q(a) q(b) - a b| <= fs_a * step_b/2 + fs_b * step_a/2, summed over the tile's kc terms,
   // plus the ADC's step/2; tiles use their own full scales, so bound each tile separately.
   optical::PhysicalParams p;
-  p.rows = 8; p.cols = 16; p.dac_bits = 4; p.weight_bits = 4; p.adc_bits = 16; p.noise_std = 0;
+  p.rows = 8;
+  p.cols = 16;
+  p.dac_bits = 4;
+  p.weight_bits = 4;
+  p.adc_bits = 16;
+  p.noise_std = 0;
   Operands op(20, 8, 16, 5);  // one tile: full scales are the global maxima
   std::vector<float> c(size_t(op.m) * op.n, 0.0f);
   optical::matmul_physical(op.a.data(), op.bt.data(), c.data(), op.m, op.n, op.k, p, 0);
@@ -137,7 +154,12 @@ TEST(OpticalNumerics, MatchesIndependentTiledQuantisedReference) {
   // Several K and N tiles, each with its own input / weight full scale; no noise. Reference:
   // quantise with the closed-form step per tile, exact dot, 16-bit ADC, sum over K tiles.
   optical::PhysicalParams p;
-  p.rows = 4; p.cols = 8; p.dac_bits = 5; p.weight_bits = 4; p.adc_bits = 16; p.noise_std = 0;
+  p.rows = 4;
+  p.cols = 8;
+  p.dac_bits = 5;
+  p.weight_bits = 4;
+  p.adc_bits = 16;
+  p.noise_std = 0;
   const uint32_t m = 6, n = 10, k = 30;
   Operands op(m, n, k, 23);
   for (uint32_t p2 = 16; p2 < 24; ++p2) op.a[2 * k + p2] *= 8;  // one K tile has a larger range
@@ -166,13 +188,17 @@ TEST(OpticalNumerics, MatchesIndependentTiledQuantisedReference) {
         }
     }
   }
-  for (size_t e = 0; e < c.size(); ++e)
-    EXPECT_NEAR(c[e], want[e], 4 * (max_fs / 32767 / 2) + 1e-5) << e;
+  for (size_t e = 0; e < c.size(); ++e) EXPECT_NEAR(c[e], want[e], 4 * (max_fs / 32767 / 2) + 1e-5) << e;
 }
 
 TEST(OpticalNumerics, AdcOutputsAreMultiplesOfItsStep) {
   optical::PhysicalParams p;
-  p.rows = 8; p.cols = 16; p.dac_bits = 16; p.weight_bits = 16; p.adc_bits = 4; p.noise_std = 0;
+  p.rows = 8;
+  p.cols = 16;
+  p.dac_bits = 16;
+  p.weight_bits = 16;
+  p.adc_bits = 4;
+  p.noise_std = 0;
   Operands op(10, 8, 16, 9);
   std::vector<float> c(size_t(op.m) * op.n, 0.0f);
   optical::matmul_physical(op.a.data(), op.bt.data(), c.data(), op.m, op.n, op.k, p, 0);
@@ -187,8 +213,13 @@ TEST(OpticalNumerics, AdcOutputsAreMultiplesOfItsStep) {
 
 TEST(OpticalNumerics, HighResolutionWithoutNoiseApproachesExactAcrossKTiles) {
   optical::PhysicalParams p;
-  p.rows = 4; p.cols = 8; p.dac_bits = 16; p.weight_bits = 16; p.adc_bits = 16; p.noise_std = 0;
-  Operands op(6, 10, 30, 3);  // 4 K tiles, 3 N tiles
+  p.rows = 4;
+  p.cols = 8;
+  p.dac_bits = 16;
+  p.weight_bits = 16;
+  p.adc_bits = 16;
+  p.noise_std = 0;
+  Operands op(6, 10, 30, 3);                        // 4 K tiles, 3 N tiles
   std::vector<float> c(size_t(op.m) * op.n, 1.0f);  // initial accumulator is kept
   optical::matmul_physical(op.a.data(), op.bt.data(), c.data(), op.m, op.n, op.k, p, 0);
   const std::vector<double> ex = op.exact();
@@ -197,8 +228,15 @@ TEST(OpticalNumerics, HighResolutionWithoutNoiseApproachesExactAcrossKTiles) {
 
 pcs::Gemm dense_gemm(uint32_t m, uint32_t n, uint32_t k) {
   pcs::Gemm g;
-  g.m = m; g.n = n; g.k = k; g.lda = k; g.ldb = n; g.ldc = n;
-  g.a = 0; g.b = 4 * m * k; g.c = 4 * (m * k + k * n);
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.lda = k;
+  g.ldb = n;
+  g.ldc = n;
+  g.a = 0;
+  g.b = 4 * m * k;
+  g.c = 4 * (m * k + k * n);
   return g;
 }
 
@@ -224,8 +262,13 @@ TEST(OpticalGemmEnginePhysical, SameSeedSameResultDifferentSeedDifferent) {
 TEST(OpticalGemmEnginePhysical, EngineMatchesPureFunctionIncludingBias) {
   OpticalGemmConfig cfg;
   cfg.numerics = "physical";
-  cfg.rows = 8; cfg.cols = 8; cfg.dac_bits = 6; cfg.weight_bits = 5; cfg.adc_bits = 7;
-  cfg.noise_std = 0.03; cfg.seed = 99;
+  cfg.rows = 8;
+  cfg.cols = 8;
+  cfg.dac_bits = 6;
+  cfg.weight_bits = 5;
+  cfg.adc_bits = 7;
+  cfg.noise_std = 0.03;
+  cfg.seed = 99;
   OpticalGemmEngine eng(cfg);
   const uint32_t m = 5, n = 12, k = 20;
   pcs::Gemm g = dense_gemm(m, n, k);
@@ -240,13 +283,17 @@ TEST(OpticalGemmEnginePhysical, EngineMatchesPureFunctionIncludingBias) {
   for (uint32_t j = 0; j < n; ++j) s.put(g.bias + 4 * j, 0.25f * j);
   eng.issue(test::gemm_cmd(g), 0, s.view());
   optical::PhysicalParams p;
-  p.rows = 8; p.cols = 8; p.dac_bits = 6; p.weight_bits = 5; p.adc_bits = 7;
-  p.noise_std = 0.03; p.seed = 99;
+  p.rows = 8;
+  p.cols = 8;
+  p.dac_bits = 6;
+  p.weight_bits = 5;
+  p.adc_bits = 7;
+  p.noise_std = 0.03;
+  p.seed = 99;
   std::vector<float> c(size_t(m) * n, 0.0f);
   optical::matmul_physical(op.a.data(), op.bt.data(), c.data(), m, n, k, p, /*stream=*/0);
   for (uint32_t i = 0; i < m; ++i)
-    for (uint32_t j = 0; j < n; ++j)
-      EXPECT_EQ(s.get(g.c + 4 * (i * n + j)), c[i * n + j] + 0.25f * j);
+    for (uint32_t j = 0; j < n; ++j) EXPECT_EQ(s.get(g.c + 4 * (i * n + j)), c[i * n + j] + 0.25f * j);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ TEST(ScratchpadTiming, ContiguousAccessSpreadsOverAllBanks) {
   EXPECT_EQ(t.contiguous_cycles(0, 64), 1u);
   EXPECT_EQ(t.contiguous_cycles(0, 32 * 64), 1u);      // one word in every bank
   EXPECT_EQ(t.contiguous_cycles(0, 32 * 64 + 1), 2u);  // one bank holds two words
-  EXPECT_EQ(t.contiguous_cycles(32, 64), 1u);           // misaligned: two words, two banks
+  EXPECT_EQ(t.contiguous_cycles(32, 64), 1u);          // misaligned: two words, two banks
   EXPECT_EQ(t.contiguous_cycles(0, 1 << 20), (1u << 20) / (32 * 64));
 }
 

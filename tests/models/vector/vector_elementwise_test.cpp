@@ -35,7 +35,11 @@ TEST(VectorElementwise, UnaryOpsMatchReferences) {
   x.push_back(-0.0f);
   x.push_back(-30.0f);  // sigmoid/silu must not overflow
   x.push_back(30.0f);
-  struct Case { uint8_t op; std::function<double(double)> ref; bool exact; };
+  struct Case {
+    uint8_t op;
+    std::function<double(double)> ref;
+    bool exact;
+  };
   const std::vector<Case> cases = {
       {V::kCopy, [](double a) { return a; }, true},
       {V::kRelu, [](double a) { return a > 0 ? a : 0.0; }, true},
@@ -52,8 +56,10 @@ TEST(VectorElementwise, UnaryOpsMatchReferences) {
     const std::vector<float> y = run_unary(c.op, x);
     for (size_t i = 0; i < x.size(); ++i) {
       const double want = c.ref(x[i]);
-      if (c.exact) ASSERT_EQ(y[i], float(want)) << "op " << int(c.op) << " x " << x[i];
-      else ASSERT_NEAR(y[i], want, 2e-6 * std::fabs(want) + 1e-7) << "op " << int(c.op) << " x " << x[i];
+      if (c.exact)
+        ASSERT_EQ(y[i], float(want)) << "op " << int(c.op) << " x " << x[i];
+      else
+        ASSERT_NEAR(y[i], want, 2e-6 * std::fabs(want) + 1e-7) << "op " << int(c.op) << " x " << x[i];
     }
   }
   // GELU at known points: gelu(1) = 0.8413447460685429, gelu(-1) = -0.15865525393145707.
@@ -143,7 +149,11 @@ TEST(VectorElementwise, ScalarOps) {
     VecSpm s(8 * x.size());
     s.put(0, x);
     V v;
-    v.op = op; v.n = uint32_t(x.size()); v.dst = uint32_t(4 * x.size()); v.imm0 = imm0; v.imm1 = imm1;
+    v.op = op;
+    v.n = uint32_t(x.size());
+    v.dst = uint32_t(4 * x.size());
+    v.imm0 = imm0;
+    v.imm1 = imm1;
     eng.issue(test::vec_cmd(v), 0, s.view());
     return s.get(v.dst, x.size());
   };
@@ -152,8 +162,7 @@ TEST(VectorElementwise, ScalarOps) {
   y = run(V::kMulScalar, -1.5f, 0);
   for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], x[i] * -1.5f);
   y = run(V::kClip, -1.0f, 2.0f);
-  for (size_t i = 0; i < x.size(); ++i)
-    ASSERT_EQ(y[i], x[i] < -1.0f ? -1.0f : (x[i] > 2.0f ? 2.0f : x[i]));
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], x[i] < -1.0f ? -1.0f : (x[i] > 2.0f ? 2.0f : x[i]));
   y = run(V::kLeakyRelu, 0.01f, 0);
   for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], x[i] >= 0 ? x[i] : 0.01f * x[i]);
   y = run(V::kPowScalar, 2.0f, 0);
@@ -166,7 +175,12 @@ TEST(VectorElementwise, InPlaceAndAliasedBroadcast) {
   VecSpm s(64);
   s.put(0, {1, 2, 3, 4});
   V v;
-  v.op = V::kAdd; v.n = 4; v.src0 = 0; v.src1 = 0; v.dst = 0; v.bcast_len = 4;
+  v.op = V::kAdd;
+  v.n = 4;
+  v.src0 = 0;
+  v.src1 = 0;
+  v.dst = 0;
+  v.bcast_len = 4;
   eng.issue(test::vec_cmd(v), 0, s.view());
   EXPECT_EQ(s.get(0, 4), (std::vector<float>{2, 4, 6, 8}));
 }

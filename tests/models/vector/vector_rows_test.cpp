@@ -13,8 +13,8 @@ using V = pcs::Vector;
 using test::VecSpm;
 
 // Issues `v` with src0 = x at 0; src1/src2 (if given) after it; returns dst contents.
-std::vector<float> run(V v, const std::vector<float>& x, size_t out_count,
-                       const std::vector<float>& s1 = {}, const std::vector<float>& s2 = {}) {
+std::vector<float> run(V v, const std::vector<float>& x, size_t out_count, const std::vector<float>& s1 = {},
+                       const std::vector<float>& s2 = {}) {
   VectorEngine eng{VectorConfig{}};
   VecSpm s(4 * (x.size() + s1.size() + s2.size() + out_count));
   v.src0 = 0;
@@ -33,7 +33,9 @@ TEST(VectorRows, SoftmaxRowsSumToOneAndMatchReference) {
   std::vector<float> x = test::random_floats(rows * inner, -20, 20, 1);
   for (uint32_t c = 0; c < inner; ++c) x[4 * inner + c] = 1000.0f + c;  // needs max subtraction
   V v;
-  v.op = V::kSoftmax; v.n = rows * inner; v.inner = inner;
+  v.op = V::kSoftmax;
+  v.n = rows * inner;
+  v.inner = inner;
   const std::vector<float> y = run(v, x, x.size());
   for (uint32_t r = 0; r < rows; ++r) {
     double mx = -1e30, sum = 0, ysum = 0;
@@ -56,7 +58,10 @@ TEST(VectorRows, LayerNormMatchesReference) {
   const std::vector<float> gamma = test::random_floats(inner, 0.5f, 1.5f, 3);
   const std::vector<float> beta = test::random_floats(inner, -1, 1, 4);
   V v;
-  v.op = V::kLayerNorm; v.n = rows * inner; v.inner = inner; v.imm0 = eps;
+  v.op = V::kLayerNorm;
+  v.n = rows * inner;
+  v.inner = inner;
+  v.imm0 = eps;
   const std::vector<float> y = run(v, x, x.size(), gamma, beta);
   for (uint32_t r = 0; r < rows; ++r) {
     double mean = 0, var = 0;
@@ -81,7 +86,9 @@ TEST(VectorRows, Reductions) {
   const std::vector<float> x = test::random_floats(rows * inner, -10, 10, 5);
   for (uint8_t op : {V::kReduceSum, V::kReduceMean, V::kReduceMax}) {
     V v;
-    v.op = op; v.n = rows * inner; v.inner = inner;
+    v.op = op;
+    v.n = rows * inner;
+    v.inner = inner;
     const std::vector<float> y = run(v, x, rows);
     for (uint32_t r = 0; r < rows; ++r) {
       double sum = 0, mx = -1e30;
@@ -100,7 +107,9 @@ TEST(VectorRows, Transpose) {
   std::vector<float> x(rows * inner);
   for (uint32_t e = 0; e < x.size(); ++e) x[e] = float(e);
   V v;
-  v.op = V::kTranspose; v.n = rows * inner; v.inner = inner;
+  v.op = V::kTranspose;
+  v.n = rows * inner;
+  v.inner = inner;
   const std::vector<float> y = run(v, x, x.size());
   // y is inner x rows: y[c][r] = x[r][c].
   const std::vector<float> want = {0, 5, 10, 1, 6, 11, 2, 7, 12, 3, 8, 13, 4, 9, 14};

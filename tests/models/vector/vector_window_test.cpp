@@ -22,9 +22,16 @@ V window_cmd(uint8_t op, const Geo& g) {
   V v;
   v.op = op;
   v.n = g.C * g.H * g.W;
-  v.h = uint16_t(g.H); v.w = uint16_t(g.W); v.oh = uint16_t(g.oh); v.ow = uint16_t(g.ow);
-  v.kh = uint8_t(g.kh); v.kw = uint8_t(g.kw); v.sh = uint8_t(g.sh); v.sw = uint8_t(g.sw);
-  v.pad_top = uint8_t(g.pt); v.pad_left = uint8_t(g.pl);
+  v.h = uint16_t(g.H);
+  v.w = uint16_t(g.W);
+  v.oh = uint16_t(g.oh);
+  v.ow = uint16_t(g.ow);
+  v.kh = uint8_t(g.kh);
+  v.kw = uint8_t(g.kw);
+  v.sh = uint8_t(g.sh);
+  v.sw = uint8_t(g.sw);
+  v.pad_top = uint8_t(g.pt);
+  v.pad_left = uint8_t(g.pl);
   return v;
 }
 

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/platform.h"
+#include "soc/platform.h"
 #include "workloads/driver/workload.h"
 
 namespace photon {
@@ -35,7 +35,7 @@ module attributes {scheme.ckks} {
 TEST(FheSummary, EveryColumnIsTheSumOfTheOpRowsAndDmaBytesMatchTheCommands) {
   const std::string path = ::testing::TempDir() + "fhe_summary_small.mlir";
   { std::ofstream(path) << kProgram; }
-  const PlatformConfig cfg;
+  const RunConfig cfg;
   const CompiledWorkload w = compile_workload(path, cfg);
   ASSERT_EQ(w.frontend, "heir");
   // Oracle: DMA bytes of every tagged command after the set-up op (tag 0), from the stream.
@@ -69,7 +69,8 @@ TEST(FheSummary, EveryColumnIsTheSumOfTheOpRowsAndDmaBytesMatchTheCommands) {
   // In the FHE lowering the DMA moves only keys (HBM -> scratchpad) after the set-up op.
   EXPECT_EQ(s.at("total").at("dma_bytes").get<uint64_t>(), s.at("total").at("key_bytes").get<uint64_t>());
   ASSERT_EQ(s.at("by_kind").size(), rows_dma.size());
-  for (const auto& [kind, bytes] : rows_dma) EXPECT_EQ(s.at("by_kind").at(kind).at("dma_bytes").get<uint64_t>(), bytes) << kind;
+  for (const auto& [kind, bytes] : rows_dma)
+    EXPECT_EQ(s.at("by_kind").at(kind).at("dma_bytes").get<uint64_t>(), bytes) << kind;
   EXPECT_GT(s.at("by_kind").at("hrot").at("dma_bytes").get<uint64_t>(), 0u);
   EXPECT_EQ(s.at("by_kind").at("hadd").at("dma_bytes").get<uint64_t>(), 0u);
   EXPECT_EQ(s.at("bootstrap").at("dma_bytes").get<uint64_t>(), 0u);  // no bootstrap rows

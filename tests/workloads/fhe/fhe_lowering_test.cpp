@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "models/ntt/ntt_engine.h"
-#include "workloads/fhe/fhe_estimate.h"
+#include "tests/workloads/fhe/fhe_estimate.h"
 
 namespace photon {
 namespace {
@@ -26,19 +26,24 @@ FheOpCounts tally(const pcs::Program& p, uint32_t tag) {
     const auto& n = std::get<pcs::Ntt>(cmd.body);
     const uint64_t words = uint64_t(n.limbs) << n.log_n;
     switch (n.op) {
-      case pcs::Ntt::kForward: case pcs::Ntt::kInverse: c.ntt += n.limbs; break;
+      case pcs::Ntt::kForward:
+      case pcs::Ntt::kInverse: c.ntt += n.limbs; break;
       case pcs::Ntt::kBConv: c.bconv_macs += words * n.out_limbs; break;
       case pcs::Ntt::kMulMod: c.modmuls += words; break;
-      case pcs::Ntt::kAddMod: case pcs::Ntt::kSubMod: c.modadds += words; break;
-      case pcs::Ntt::kMulAccMod: c.modmuls += words; c.modadds += words; break;
+      case pcs::Ntt::kAddMod:
+      case pcs::Ntt::kSubMod: c.modadds += words; break;
+      case pcs::Ntt::kMulAccMod:
+        c.modmuls += words;
+        c.modadds += words;
+        break;
       case pcs::Ntt::kAutomorph: c.automorph_elems += words; break;
     }
   }
   return c;
 }
 
-PlatformConfig big_config() {
-  PlatformConfig cfg;
+RunConfig big_config() {
+  RunConfig cfg;
   cfg.scratchpad.size_kib = uint64_t(4) << 20;  // 4 GiB
   cfg.ntt.word_bits = 50;
   return cfg;
@@ -67,16 +72,20 @@ void expect_counts_equal(const FheOpCounts& got, const FheOpCounts& want, const 
   EXPECT_EQ(got.hbm_bytes, want.hbm_bytes) << what;
 }
 
-struct Point { uint32_t log_n, L, l, alpha; };
+struct Point {
+  uint32_t log_n, L, l, alpha;
+};
 
 TEST(FheLowering, ExpansionMatchesClosedFormForEveryOp) {
-  const PlatformConfig cfg = big_config();
-  const Point points[] = {{12, 5, 5, 2}, {12, 7, 4, 3}, {13, 10, 10, 4}, {13, 12, 9, 13}, {16, 34, 34, 12}, {16, 23, 23, 6}};
-  const FheOpKind kinds[] = {FheOpKind::Add, FheOpKind::Sub, FheOpKind::Negate, FheOpKind::AddPlain,
-                             FheOpKind::SubPlain, FheOpKind::MulPlain, FheOpKind::MulScalar, FheOpKind::Mul,
-                             FheOpKind::Relinearize, FheOpKind::Rescale, FheOpKind::Rotate, FheOpKind::Conjugate,
-                             FheOpKind::HoistedRotate, FheOpKind::KeySwitch, FheOpKind::Encode, FheOpKind::ModRaise,
-                             FheOpKind::LevelReduce};
+  const RunConfig cfg = big_config();
+  const Point points[] = {{12, 5, 5, 2},   {12, 7, 4, 3},    {13, 10, 10, 4},
+                          {13, 12, 9, 13}, {16, 34, 34, 12}, {16, 23, 23, 6}};
+  const FheOpKind kinds[] = {FheOpKind::Add,           FheOpKind::Sub,        FheOpKind::Negate,
+                             FheOpKind::AddPlain,      FheOpKind::SubPlain,   FheOpKind::MulPlain,
+                             FheOpKind::MulScalar,     FheOpKind::Mul,        FheOpKind::Relinearize,
+                             FheOpKind::Rescale,       FheOpKind::Rotate,     FheOpKind::Conjugate,
+                             FheOpKind::HoistedRotate, FheOpKind::KeySwitch,  FheOpKind::Encode,
+                             FheOpKind::ModRaise,      FheOpKind::LevelReduce};
   for (const Point& pt : points) {
     for (FheOpKind k : kinds) {
       FheOp op = make_op(k, pt.log_n, pt.L, k == FheOpKind::ModRaise ? 0 : pt.l, pt.alpha);
@@ -84,8 +93,9 @@ TEST(FheLowering, ExpansionMatchesClosedFormForEveryOp) {
       prog.ops.push_back(op);
       const pcs::Program out = lower_fhe(prog, cfg);
       ASSERT_EQ(out.ops.size(), 2u);  // setup + the op
-      const std::string what = std::string(fhe_op_kind_name(k)) + " N=2^" + std::to_string(pt.log_n) + " L=" +
-                               std::to_string(pt.L) + " l=" + std::to_string(op.level) + " alpha=" + std::to_string(pt.alpha);
+      const std::string what = std::string(fhe_op_kind_name(k)) + " N=2^" + std::to_string(pt.log_n) +
+                               " L=" + std::to_string(pt.L) + " l=" + std::to_string(op.level) +
+                               " alpha=" + std::to_string(pt.alpha);
       const FheOpCounts want = count_fhe_op(op, cfg.fhe);
       expect_counts_equal(tally(out, 1), want, what);
       EXPECT_EQ(want.key_bytes, want.keys * fhe_key_bytes(op, cfg.fhe)) << what;
@@ -129,10 +139,13 @@ TEST(FheLowering, KeySwitchClosedFormAtTheSharpPoint) {
 
 TEST(FheLowering, BootstrapKeyTrafficEqualsItsFormula) {
   for (uint32_t capacity_slack : {0u, 1u, 2u}) {
-    PlatformConfig cfg = big_config();
+    RunConfig cfg = big_config();
     FheOp op = make_op(FheOpKind::Bootstrap, 12, capacity_slack == 2 ? 10 : 16, 0, 4);
     if (capacity_slack == 2) op = bootstrap_chain(op, cfg.fhe);  // L 10 -> 14, dnum 3 -> 4
-    if (capacity_slack == 2) { EXPECT_EQ(op.max_level, 14u); EXPECT_EQ(op.dnum, 4u); }
+    if (capacity_slack == 2) {
+      EXPECT_EQ(op.max_level, 14u);
+      EXPECT_EQ(op.dnum, 4u);
+    }
     FheProgram prog;
     prog.ops.push_back(op);
     if (capacity_slack == 0) {
@@ -141,13 +154,17 @@ TEST(FheLowering, BootstrapKeyTrafficEqualsItsFormula) {
       while (lo < hi) {
         const uint64_t mid = (lo + hi) / 2;
         cfg.scratchpad.size_kib = mid;
-        try { lower_fhe(prog, cfg); hi = mid; } catch (const Error&) { lo = mid + 1; }
+        try {
+          lower_fhe(prog, cfg);
+          hi = mid;
+        } catch (const Error&) { lo = mid + 1; }
       }
       cfg.scratchpad.size_kib = lo;
     }
     const pcs::Program out = lower_fhe(prog, cfg);
     const FheConfig& fc = cfg.fhe;
-    const uint64_t keys = uint64_t(fc.bootstrap_cts_levels + fc.bootstrap_stc_levels) * fc.bootstrap_bsgs_rotations + 2;
+    const uint64_t keys =
+        uint64_t(fc.bootstrap_cts_levels + fc.bootstrap_stc_levels) * fc.bootstrap_bsgs_rotations + 2;
     const uint64_t key_bytes = 2ull * op.dnum * (op.max_level + 1 + op.alpha) * 4096 * fc.word_bytes;
     EXPECT_EQ(tally(out, 1).hbm_bytes, keys * key_bytes);
     const FheOpCounts want = count_fhe_op(op, fc);
@@ -173,8 +190,12 @@ uint64_t key_loads(const pcs::Program& p, uint64_t key_bytes) {
 }
 
 TEST(FheLowering, KeyCacheIsLruOfWholeKeys) {
-  PlatformConfig cfg = big_config();
-  auto rot = [](int64_t r) { FheOp o = make_op(FheOpKind::Rotate, 10, 5, 5, 2); o.rotation = r; return o; };
+  RunConfig cfg = big_config();
+  auto rot = [](int64_t r) {
+    FheOp o = make_op(FheOpKind::Rotate, 10, 5, 5, 2);
+    o.rotation = r;
+    return o;
+  };
   FheProgram prog;
   prog.ops = {rot(1), rot(2), rot(1)};
   const uint64_t kb = fhe_key_bytes(prog.ops[0], cfg.fhe);
@@ -183,7 +204,10 @@ TEST(FheLowering, KeyCacheIsLruOfWholeKeys) {
   while (lo < hi) {
     const uint64_t mid = (lo + hi) / 2;
     cfg.scratchpad.size_kib = mid;
-    try { lower_fhe(prog, cfg); hi = mid; } catch (const Error&) { lo = mid + 1; }
+    try {
+      lower_fhe(prog, cfg);
+      hi = mid;
+    } catch (const Error&) { lo = mid + 1; }
   }
   cfg.scratchpad.size_kib = lo;
   EXPECT_EQ(key_loads(lower_fhe(prog, cfg), kb), 3u);
@@ -204,7 +228,7 @@ TEST(FheLowering, KeyCacheIsLruOfWholeKeys) {
 }
 
 TEST(FheLowering, SemaphoresBalanceAndEveryCommandIsValidForTheEngine) {
-  PlatformConfig cfg = big_config();
+  RunConfig cfg = big_config();
   FheProgram prog;
   for (FheOpKind k : {FheOpKind::Mul, FheOpKind::Relinearize, FheOpKind::Rescale, FheOpKind::Rotate,
                       FheOpKind::HoistedRotate, FheOpKind::AddPlain})
@@ -236,21 +260,27 @@ TEST(FheLowering, SemaphoresBalanceAndEveryCommandIsValidForTheEngine) {
 }
 
 TEST(FheLowering, BadArgumentsNameTheFlag) {
-  PlatformConfig cfg = big_config();
+  RunConfig cfg = big_config();
   auto msg = [&](auto f) {
-    try { f(); } catch (const Error& e) { return std::string(e.what()); }
+    try {
+      f();
+    } catch (const Error& e) { return std::string(e.what()); }
     return std::string("no error");
   };
   EXPECT_NE(msg([&] { make_single_op_program("hfoo", 12, 5, 5, 2, cfg); }).find("--op"), std::string::npos);
-  EXPECT_NE(msg([&] { make_single_op_program("hmult", 9, 5, 5, 2, cfg); }).find("--ring-degree"), std::string::npos);
-  EXPECT_NE(msg([&] { make_single_op_program("hmult", 12, 5, 6, 2, cfg); }).find("--level"), std::string::npos);
-  EXPECT_NE(msg([&] { make_single_op_program("hmult", 12, 5, 5, 0, cfg); }).find("--alpha"), std::string::npos);
-  EXPECT_NE(msg([&] { make_single_op_program("rescale", 12, 5, 0, 2, cfg); }).find("--level"), std::string::npos);
+  EXPECT_NE(msg([&] { make_single_op_program("hmult", 9, 5, 5, 2, cfg); }).find("--ring-degree"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { make_single_op_program("hmult", 12, 5, 6, 2, cfg); }).find("--level"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { make_single_op_program("hmult", 12, 5, 5, 0, cfg); }).find("--alpha"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { make_single_op_program("rescale", 12, 5, 0, 2, cfg); }).find("--level"),
+            std::string::npos);
   // A chain too short for bootstrapping is raised (as OpenFHE adds its level budget) and said so.
   const pcs::Program boot = make_single_op_program("bootstrap", 12, 5, 0, 2, cfg);
   EXPECT_NE(boot.ops[1].detail.find("chain raised from L=5"), std::string::npos) << boot.ops[1].detail;
   EXPECT_NE(boot.ops[1].detail.find("L=14 alpha=2 dnum=8"), std::string::npos) << boot.ops[1].detail;
-  PlatformConfig small;  // default 8 MiB scratchpad
+  RunConfig small;  // default 8 MiB scratchpad
   EXPECT_NE(msg([&] { make_single_op_program("hmult", 16, 34, 34, 12, small); }).find("scratchpad.size_kib"),
             std::string::npos);
   const pcs::Program p = make_single_op_program("hrot", 12, 5, 5, 2, cfg);
@@ -260,7 +290,7 @@ TEST(FheLowering, BadArgumentsNameTheFlag) {
 }
 
 TEST(FheEstimate, DmaSignalWaitOrdersTheNttQueue) {
-  PlatformConfig cfg;
+  RunConfig cfg;
   cfg.noc.port_bandwidth_gbps = 64;  // 64 bytes per cycle at 1 GHz
   cfg.dma.setup_cycles = 20;
   pcs::Program p;
@@ -275,7 +305,9 @@ TEST(FheEstimate, DmaSignalWaitOrdersTheNttQueue) {
   wait.opcode = pcs::Opcode::Wait;
   wait.body = pcs::Sync{pcs::Queue::Ntt, 5};
   pcs::Ntt n;
-  n.op = pcs::Ntt::kForward; n.log_n = 12; n.limbs = 2;
+  n.op = pcs::Ntt::kForward;
+  n.log_n = 12;
+  n.limbs = 2;
   ntt.opcode = pcs::Opcode::Ntt;
   ntt.body = n;
   p.commands = {dma, sig, wait, ntt, end};
@@ -294,7 +326,7 @@ namespace photon {
 namespace {
 
 TEST(FheLowering, KeysStayInsideHbmAndAliasWhenItIsFull) {
-  PlatformConfig cfg = big_config();
+  RunConfig cfg = big_config();
   FheProgram prog;
   for (int r = 1; r <= 6; ++r) {
     FheOp o = make_op(FheOpKind::Rotate, 12, 5, 5, 2);
@@ -311,11 +343,12 @@ TEST(FheLowering, KeysStayInsideHbmAndAliasWhenItIsFull) {
         EXPECT_GE(d.src, cfg.noc.hbm_base);
         EXPECT_LE(last, cfg.noc.hbm_base + cap);
       }
-    EXPECT_EQ(out.ops[0].detail.find("reuse HBM addresses") != std::string::npos, expect_alias) << out.ops[0].detail;
+    EXPECT_EQ(out.ops[0].detail.find("reuse HBM addresses") != std::string::npos, expect_alias)
+        << out.ops[0].detail;
   };
   check(false);
   const uint64_t key = fhe_key_bytes(prog.ops[0], cfg.fhe);  // 1.5 MiB
-  cfg.cpu.ring_base = cfg.noc.hbm_base + 2 * key;             // the larger gap is above the ring
+  cfg.cpu.ring_base = cfg.noc.hbm_base + 2 * key;            // the larger gap is above the ring
   cfg.hbm.rows = 1056;  // 264 MiB: 5 MiB above the ring hold 3 of the 6 keys
   ASSERT_LT(cfg.hbm.capacity_bytes(), 2 * key + (256ull << 20) + 6 * key);
   ASSERT_GT(cfg.hbm.capacity_bytes(), 2 * key + (256ull << 20) + key);
@@ -329,7 +362,7 @@ namespace photon {
 namespace {
 
 TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
-  const PlatformConfig cfg = big_config();
+  const RunConfig cfg = big_config();
   const uint32_t log_n = 12;
   const int64_t slots = int64_t(1) << (log_n - 1);
   for (int64_t r : {int64_t(0), slots, -slots, 3 * slots}) {
@@ -372,12 +405,15 @@ TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
   id.rotation = 0;
   FheProgram prog;
   prog.ops = {id, id};
-  PlatformConfig small = cfg;
+  RunConfig small = cfg;
   uint64_t lo = 1, hi = uint64_t(1) << 20;
   while (lo < hi) {
     const uint64_t mid = (lo + hi) / 2;
     small.scratchpad.size_kib = mid;
-    try { lower_fhe(prog, small); hi = mid; } catch (const Error&) { lo = mid + 1; }
+    try {
+      lower_fhe(prog, small);
+      hi = mid;
+    } catch (const Error&) { lo = mid + 1; }
   }
   small.scratchpad.size_kib = lo;
   EXPECT_NO_THROW(lower_fhe(prog, small));

@@ -7,22 +7,26 @@
 #include <gtest/gtest.h>
 
 #include "models/ntt/ntt_engine.h"
-#include "workloads/fhe/fhe_estimate.h"
+#include "tests/workloads/fhe/fhe_estimate.h"
 #include "workloads/fhe/fhe_lowering.h"
 
 namespace photon {
 namespace {
 
-PlatformConfig sharp() {
-  return load_platform_config(std::string(PHOTON_SOURCE_DIR) + "/configs/sharp_like.yaml", {});
-}
+RunConfig sharp() { return load_run_config(std::string(PHOTON_SOURCE_DIR) + "/configs/sharp_like.yaml", {}); }
 
-struct Ref { const char* op; uint32_t limbs, alpha, dnum; double cycles; };
+struct Ref {
+  const char* op;
+  uint32_t limbs, alpha, dnum;
+  double cycles;
+};
 
 TEST(SharpLike, HMultAndHRotWithin25PercentOfHomulator) {
-  const PlatformConfig cfg = sharp();
-  const Ref refs[] = {{"hmult", 35, 12, 3, 189451}, {"hrot", 35, 12, 3, 187663},
-                      {"hmult", 24, 6, 4, 94418},   {"hrot", 24, 6, 4, 88841}};
+  const RunConfig cfg = sharp();
+  const Ref refs[] = {{"hmult", 35, 12, 3, 189451},
+                      {"hrot", 35, 12, 3, 187663},
+                      {"hmult", 24, 6, 4, 94418},
+                      {"hrot", 24, 6, 4, 88841}};
   for (const Ref& r : refs) {
     const uint32_t L = r.limbs - 1;
     ASSERT_EQ((L + r.alpha) / r.alpha, r.dnum);
@@ -41,7 +45,7 @@ TEST(SharpLike, HMultAndHRotWithin25PercentOfHomulator) {
 
 TEST(SharpLike, HMultBreakdownAt35LimbsMatchesHomulatorShape) {
   // Homulator: BConv ~141 k, NTT ~136 k busy cycles per cluster for HMult 35/35/12.
-  const PlatformConfig cfg = sharp();
+  const RunConfig cfg = sharp();
   const FheEstimate e = estimate_cycles(make_single_op_program("hmult", 16, 34, 34, 12, cfg), cfg);
   EXPECT_NEAR(e.busy_cycles.at("bconv"), 141000, 0.1 * 141000);
   EXPECT_NEAR(e.busy_cycles.at("ntt"), 136000, 0.15 * 136000);
@@ -62,7 +66,7 @@ TEST(SharpLike, HMultBreakdownAt35LimbsMatchesHomulatorShape) {
 
 TEST(SharpLike, ElementWiseOpsAreOneStreamingPassPerPolynomial) {
   // PAdd: K*N adds, HAdd and PMult: 2*K*N, on 1024 lanes plus the pipeline fill (closed form).
-  const PlatformConfig cfg = sharp();
+  const RunConfig cfg = sharp();
   const uint64_t K = 35, N = 65536, pass = K * N / cfg.ntt.modmul_lanes + cfg.ntt.ewe_latency_cycles;
   auto ewe = [&](const char* op) {
     return estimate_cycles(make_single_op_program(op, 16, 34, 34, 12, cfg), cfg).busy_cycles.at("ewe");
@@ -72,13 +76,14 @@ TEST(SharpLike, ElementWiseOpsAreOneStreamingPassPerPolynomial) {
   EXPECT_EQ(ewe("pmult"), 2 * pass);
   // Homulator measures 6,736 (PAdd) and 8,976 (HAdd) cycles including its fixed operand-staging
   // time; ours are the pure streaming passes, below those.
-  const uint64_t padd = estimate_cycles(make_single_op_program("padd", 16, 34, 34, 12, cfg), cfg).total_cycles;
+  const uint64_t padd =
+      estimate_cycles(make_single_op_program("padd", 16, 34, 34, 12, cfg), cfg).total_cycles;
   EXPECT_LT(padd, 6736u);
   EXPECT_GT(padd, 6736u / 4);
 }
 
 TEST(SharpLike, KeysStreamedFromHbmOverlapTheModUp) {
-  PlatformConfig cfg = sharp();
+  RunConfig cfg = sharp();
   const FheEstimate warm = estimate_cycles(make_single_op_program("hrot", 16, 34, 34, 12, cfg), cfg);
   cfg.fhe.keys_on_chip = false;
   const FheEstimate cold = estimate_cycles(make_single_op_program("hrot", 16, 34, 34, 12, cfg), cfg);

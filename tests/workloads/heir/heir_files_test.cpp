@@ -31,8 +31,7 @@ std::string read(const std::string& name) {
 // optional `%results =`), ignoring comment lines.
 std::map<std::string, int> grep_ops(const std::string& text) {
   std::map<std::string, int> n;
-  static const std::regex op_re(
-      R"(^\s*(?:%[\w#:]+(?:\s*,\s*%[\w#:]+)*\s*=\s*)?([a-z_]+\.[a-z_]+)\b)");
+  static const std::regex op_re(R"(^\s*(?:%[\w#:]+(?:\s*,\s*%[\w#:]+)*\s*=\s*)?([a-z_]+\.[a-z_]+)\b)");
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
@@ -82,8 +81,8 @@ std::map<FheOpKind, int> expected_scheme(const std::map<std::string, int>& g) {
 }
 
 TEST(HeirFiles, SchemeLevelCountsMatchGrep) {
-  for (const char* f : {"bgv_to_openfhe_zoo.mlir", "ckks_to_openfhe_zoo.mlir",
-                        "simfhe_op_zoo_ckks.mlir", "dacapo_mlp_ckks.mlir"}) {
+  for (const char* f : {"bgv_to_openfhe_zoo.mlir", "ckks_to_openfhe_zoo.mlir", "simfhe_op_zoo_ckks.mlir",
+                        "dacapo_mlp_ckks.mlir"}) {
     SCOPED_TRACE(f);
     FheProgram p = load_heir(path_of(f));
     auto g = grep_ops(read(f));
@@ -186,9 +185,7 @@ TEST(HeirFiles, OpenfheRotations) {
   // Rotation offsets 1..25 from static_shift, in order.
   int r = 1;
   for (const auto& op : p.ops) {
-    if (op.kind == FheOpKind::Rotate) {
-      EXPECT_EQ(op.rotation, r++);
-    }
+    if (op.kind == FheOpKind::Rotate) { EXPECT_EQ(op.rotation, r++); }
   }
   // Set-up and decode ops are listed, not run: gen_params, gen_context, gen_rotkey, decode_ckks.
   std::multiset<std::string> un;

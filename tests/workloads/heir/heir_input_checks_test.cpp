@@ -8,7 +8,7 @@
 #include <fstream>
 #include <limits>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_frontend.h"
 #include "workloads/heir/mlir_parser.h"
 
@@ -16,8 +16,7 @@ namespace photon {
 namespace {
 
 // "t.mlir:L:C" of the first occurrence of `needle` in `text` (1-based line and column).
-std::string where(const std::string& text, const std::string& needle,
-                  const std::string& file = "t.mlir") {
+std::string where(const std::string& text, const std::string& needle, const std::string& file = "t.mlir") {
   size_t at = text.find(needle);
   if (at == std::string::npos) return "<" + needle + " not in the input>";
   size_t line = 1, col = 1;
@@ -35,15 +34,13 @@ std::string where(const std::string& text, const std::string& needle,
 std::string error_of(const std::string& text) {
   try {
     load_heir_string(text, "t.mlir");
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   return "<no error>";
 }
 
 // A CKKS program on ring `poly` (the polynomialModulus text); the body negates %x.
-std::string ring_program(const std::string& poly, const std::string& body =
-                                                      "    %y = ckks.negate %x : !ct\n") {
+std::string ring_program(const std::string& poly,
+                         const std::string& body = "    %y = ckks.negate %x : !ct\n") {
   return "!Z = !mod_arith.int<17 : i64>\n"
          "#ring_x = #polynomial.ring<coefficientType = !rns.rns<!Z, !Z>, polynomialModulus = " +
          poly +
@@ -119,8 +116,9 @@ TEST(HeirInputChecks, SchemeParamAndGenParamsRingDegreesAreChecked) {
       "    return %x : !openfhe.ciphertext\n"
       "  }\n"
       "}\n";
-  EXPECT_EQ(error_of(sp), "t.mlir:1:1: ckks.schemeParam: logN = 18 out of range [10, 17] "
-                          "(supported ring degrees)");
+  EXPECT_EQ(error_of(sp),
+            "t.mlir:1:1: ckks.schemeParam: logN = 18 out of range [10, 17] "
+            "(supported ring degrees)");
   std::string gp =
       "module {\n"
       "  func.func @setup() -> !openfhe.crypto_context {\n"
@@ -144,12 +142,10 @@ TEST(HeirInputChecks, UndefinedValueIsAnError) {
                                 "'ckks.negate')");
   // An undefined value in a return, and one used only by a non-FHE op, are errors too.
   std::string ret = ring_program("<1 + x**1024>", "    %z = ckks.negate %x : !ct\n");
-  EXPECT_EQ(error_of(ret), where(ret, "return") +
-                               ": use of undefined value '%y' (operand of 'func.return')");
-  std::string tensor =
-      ring_program("<1 + x**1024>",
-                   "    %t = tensor.from_elements %x, %w : tensor<2x!ct>\n"
-                   "    %y = ckks.negate %x : !ct\n");
+  EXPECT_EQ(error_of(ret), where(ret, "return") + ": use of undefined value '%y' (operand of 'func.return')");
+  std::string tensor = ring_program("<1 + x**1024>",
+                                    "    %t = tensor.from_elements %x, %w : tensor<2x!ct>\n"
+                                    "    %y = ckks.negate %x : !ct\n");
   EXPECT_EQ(error_of(tensor), where(tensor, "tensor.from_elements") +
                                   ": use of undefined value '%w' (operand of "
                                   "'tensor.from_elements')");
@@ -197,14 +193,14 @@ TEST(HeirInputChecks, ModuleWithoutFheOperationsIsAnError) {
       "}\n";
   EXPECT_EQ(error_of(scaffolding), "t.mlir:1:1: no FHE operations found in any function");
   // FHE operations that never execute: a loop with zero trips.
-  std::string zero_trip = ring_program(
-      "<1 + x**1024>",
-      "    %c0 = arith.constant 0 : index\n"
-      "    %c1 = arith.constant 1 : index\n"
-      "    %y = scf.for %i = %c0 to %c0 step %c1 iter_args(%a = %x) -> (!ct) {\n"
-      "      %b = ckks.negate %a : !ct\n"
-      "      scf.yield %b : !ct\n"
-      "    }\n");
+  std::string zero_trip =
+      ring_program("<1 + x**1024>",
+                   "    %c0 = arith.constant 0 : index\n"
+                   "    %c1 = arith.constant 1 : index\n"
+                   "    %y = scf.for %i = %c0 to %c0 step %c1 iter_args(%a = %x) -> (!ct) {\n"
+                   "      %b = ckks.negate %a : !ct\n"
+                   "      scf.yield %b : !ct\n"
+                   "    }\n");
   EXPECT_EQ(error_of(zero_trip),
             where(zero_trip, "module") +
                 ": no FHE operation left after unrolling loops and inlining calls (the FHE "
@@ -224,9 +220,7 @@ TEST(HeirInputChecks, ErrorFromAFileNamesTheFileOnce) {
   std::string e;
   try {
     load_heir(path);
-  } catch (const Error& err) {
-    e = err.what();
-  }
+  } catch (const Error& err) { e = err.what(); }
   std::remove(path.c_str());
   EXPECT_EQ(e.rfind(where(text, "#polynomial.ring", path) + ": ring #ring_x", 0), 0u) << e;
   EXPECT_EQ(e.find(path, 1), std::string::npos) << "path printed twice: " << e;
@@ -234,9 +228,7 @@ TEST(HeirInputChecks, ErrorFromAFileNamesTheFileOnce) {
   try {
     load_heir(path);
     FAIL() << "no error";
-  } catch (const Error& err) {
-    EXPECT_EQ(std::string(err.what()), path + ": cannot open HEIR MLIR file");
-  }
+  } catch (const Error& err) { EXPECT_EQ(std::string(err.what()), path + ": cannot open HEIR MLIR file"); }
 }
 
 }  // namespace
@@ -249,26 +241,33 @@ namespace {
 
 TEST(HeirInputChecks, IntegerLiteralOutsideItsTypeIsAnError) {
   // Saturating 99999999999999999999 to INT64_MAX would rotate by 9223372036854775807.
-  const std::string big = ring_program("<1 + x**1024>",
-                                       "    %y = ckks.rotate %x {static_shift = 99999999999999999999} : !ct\n");
+  const std::string big =
+      ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = 99999999999999999999} : !ct\n");
   EXPECT_EQ(error_of(big), where(big, "99999999999999999999") +
                                ": integer literal 99999999999999999999 does not fit i64 (range "
                                "-9223372036854775808 .. 9223372036854775807)");
-  const std::string i32 = ring_program("<1 + x**1024>",
-                                       "    %y = ckks.rotate %x {static_shift = 4294967296 : i32} : !ct\n");
-  EXPECT_EQ(error_of(i32), where(i32, "4294967296") +
-                               ": integer literal 4294967296 does not fit i32 (range -2147483648 .. 4294967295)");
+  const std::string i32 =
+      ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = 4294967296 : i32} : !ct\n");
+  EXPECT_EQ(error_of(i32),
+            where(i32, "4294967296") +
+                ": integer literal 4294967296 does not fit i32 (range -2147483648 .. 4294967295)");
   // A negative literal is located at its sign.
-  const std::string neg = ring_program("<1 + x**1024>",
-                                       "    %y = ckks.rotate %x {static_shift = -2147483649 : i32} : !ct\n");
-  EXPECT_EQ(error_of(neg), where(neg, "-2147483649") +
-                               ": integer literal -2147483649 does not fit i32 (range -2147483648 .. 4294967295)");
-  const std::string hex = ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = 0x1FF : ui8} : !ct\n");
+  const std::string neg =
+      ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = -2147483649 : i32} : !ct\n");
+  EXPECT_EQ(error_of(neg),
+            where(neg, "-2147483649") +
+                ": integer literal -2147483649 does not fit i32 (range -2147483648 .. 4294967295)");
+  const std::string hex =
+      ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = 0x1FF : ui8} : !ct\n");
   EXPECT_EQ(error_of(hex), where(hex, "0x1FF") + ": integer literal 0x1FF does not fit ui8 (range 0 .. 255)");
-  const std::string uneg = ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = -1 : ui8} : !ct\n");
-  EXPECT_EQ(error_of(uneg), where(uneg, "-1 : ui8") + ": integer literal -1 does not fit ui8 (range 0 .. 255)");
-  const std::string si = ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = 128 : si8} : !ct\n");
-  EXPECT_EQ(error_of(si), where(si, "128 : si8") + ": integer literal 128 does not fit si8 (range -128 .. 127)");
+  const std::string uneg =
+      ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = -1 : ui8} : !ct\n");
+  EXPECT_EQ(error_of(uneg),
+            where(uneg, "-1 : ui8") + ": integer literal -1 does not fit ui8 (range 0 .. 255)");
+  const std::string si =
+      ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = 128 : si8} : !ct\n");
+  EXPECT_EQ(error_of(si),
+            where(si, "128 : si8") + ": integer literal 128 does not fit si8 (range -128 .. 127)");
   // An operand constant (arith.constant) is checked the same way.
   const std::string cst = ring_program("<1 + x**1024>",
                                        "    %c = arith.constant 18446744073709551616 : index\n"
@@ -281,7 +280,8 @@ TEST(HeirInputChecks, IntegerLiteralOutsideItsTypeIsAnError) {
 TEST(HeirInputChecks, IntegerLiteralsAtTheirTypeBoundsParse) {
   const std::string text =
       "module attributes {a = 9223372036854775807, b = -9223372036854775808 : i64, c = 4294967295 : i32, "
-      "d = -2147483648 : i32, e = 127 : si8, f = -128 : si8, g = 255 : ui8, h = 0 : ui8, i = 0x7FC00000 : f32, "
+      "d = -2147483648 : i32, e = 127 : si8, f = -128 : si8, g = 255 : ui8, h = 0 : ui8, i = 0x7FC00000 : "
+      "f32, "
       "j = 1 : i1, k = 2.5e+10 : f64} {\n}\n";
   const mlir::Module m = mlir::parse_mlir(text, "b.mlir");
   long long v = 0;
@@ -300,8 +300,9 @@ TEST(HeirInputChecks, IntegerLiteralsAtTheirTypeBoundsParse) {
     mlir::parse_mlir("module attributes {q = 18446744073709551616 : i65} {\n}\n", "b.mlir");
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "b.mlir:1:24: integer literal 18446744073709551616 does not fit i65 (range "
-                                     "-9223372036854775808 .. 9223372036854775807: integers are read as int64)");
+    EXPECT_EQ(std::string(e.what()),
+              "b.mlir:1:24: integer literal 18446744073709551616 does not fit i65 (range "
+              "-9223372036854775808 .. 9223372036854775807: integers are read as int64)");
   }
 }
 
@@ -314,7 +315,9 @@ bool printable(const std::string& s) {
 }
 
 TEST(HeirInputChecks, ControlCharactersInErrorsAreEscaped) {
-  struct Case { std::string text, msg; };
+  struct Case {
+    std::string text, msg;
+  };
   const Case cases[] = {
       {"module {\n  func.func @f(%x: !ct) -> !ct {\n    %y = ckks.negate %\n  }\n}\n",
        "t.mlir:3:22: expected a name after '%', got '\\n'"},
@@ -323,7 +326,9 @@ TEST(HeirInputChecks, ControlCharactersInErrorsAreEscaped) {
       {"module {\xc3\xa9}", "t.mlir:1:9: unexpected character '\\xc3'"},
       {"module {\t\x01}", "t.mlir:1:10: unexpected character '\\x01'"},
       // Raw bytes inside a string token, quoted back by the parser and by the frontend.
-      {"module { \"a\x02" "b\" }", "t.mlir:1:10: expected 'func.func' in the module body, got string \"a\\x02b\""},
+      {"module { \"a\x02"
+       "b\" }",
+       "t.mlir:1:10: expected 'func.func' in the module body, got string \"a\\x02b\""},
   };
   for (const Case& c : cases) {
     const std::string e = error_of(c.text);
@@ -331,7 +336,8 @@ TEST(HeirInputChecks, ControlCharactersInErrorsAreEscaped) {
     EXPECT_TRUE(printable(e)) << e;
   }
   // A generic-form op whose name holds a control character: the frontend's own message.
-  const std::string gen = ring_program("<1 + x**1024>", "    %y = \"ckks.neg\x1b[2Jate\"(%x) : (!ct) -> !ct\n");
+  const std::string gen =
+      ring_program("<1 + x**1024>", "    %y = \"ckks.neg\x1b[2Jate\"(%x) : (!ct) -> !ct\n");
   const std::string e = error_of(gen);
   EXPECT_NE(e.find("\\x1b[2J"), std::string::npos) << e;
   EXPECT_TRUE(printable(e)) << e;

@@ -2,7 +2,7 @@
 // files, against values read off each file by hand (the comment above each check says where).
 #include <gtest/gtest.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_frontend.h"
 
 namespace photon {
@@ -18,8 +18,7 @@ const FheOp& first(const FheProgram& p, FheOpKind k, size_t nth = 0) {
   throw std::runtime_error("op kind not found");
 }
 
-void expect_all(const FheProgram& p, uint32_t log_n, uint32_t max_level, uint32_t alpha,
-                uint32_t dnum) {
+void expect_all(const FheProgram& p, uint32_t log_n, uint32_t max_level, uint32_t alpha, uint32_t dnum) {
   for (const auto& op : p.ops) {
     EXPECT_EQ(op.log_n, log_n) << op.name << " " << op.location;
     EXPECT_EQ(op.max_level, max_level) << op.location;
@@ -83,8 +82,7 @@ TEST(HeirParams, Orion) {
 }
 
 TEST(HeirParams, SchemeZoosWithoutSchemeParam) {
-  for (const char* f :
-       {"bgv_to_openfhe_zoo.mlir", "ckks_to_openfhe_zoo.mlir", "simfhe_op_zoo_ckks.mlir"}) {
+  for (const char* f : {"bgv_to_openfhe_zoo.mlir", "ckks_to_openfhe_zoo.mlir", "simfhe_op_zoo_ckks.mlir"}) {
     SCOPED_TRACE(f);
     FheProgram p = load_heir(path_of(f));
     // No schemeParam: N = 1024 from `1 + x**1024` (log_n 10); modulus_chain_L5 has 6
@@ -134,7 +132,9 @@ module attributes {ckks.schemeParam = #ckks.scheme_param<logN = 14, Q = [17, 97]
   EXPECT_NE(p.warnings[0].find("N = 2^13"), std::string::npos) << p.warnings[0];
   EXPECT_NE(p.warnings[0].find("logN = 14"), std::string::npos) << p.warnings[0];
   // Located at the definition of !ct (line 3: the text starts with a newline).
-  EXPECT_EQ(p.warnings[0].rfind("n.mlir:3:1: N = 2^13 in type !ct disagrees with ckks.schemeParam logN = 14", 0), 0u)
+  EXPECT_EQ(
+      p.warnings[0].rfind("n.mlir:3:1: N = 2^13 in type !ct disagrees with ckks.schemeParam logN = 14", 0),
+      0u)
       << p.warnings[0];
   ASSERT_EQ(p.ops.size(), 1u);
   EXPECT_EQ(p.ops[0].log_n, 14u);  // the module attribute wins
@@ -160,8 +160,7 @@ module attributes {bgv.schemeParam = #bgv.scheme_param<logN = 12, Q = [17, 97], 
   EXPECT_EQ(p.ops[0].dnum, 1u);   // ceil(2 / 2)
   EXPECT_EQ(p.ops[0].log_n, 12u);
   ASSERT_EQ(p.warnings.size(), 1u);
-  EXPECT_NE(p.warnings[0].find("c.mlir:5:10: level 3 of 'bgv.negate' above max_level 1"),
-            std::string::npos)
+  EXPECT_NE(p.warnings[0].find("c.mlir:5:10: level 3 of 'bgv.negate' above max_level 1"), std::string::npos)
       << p.warnings[0];
 }
 
@@ -198,7 +197,8 @@ module {
 })";
   FheProgram p = load_heir_string(text, "m.mlir");
   ASSERT_EQ(p.warnings.size(), 1u);
-  EXPECT_EQ(p.warnings[0].rfind("m.mlir:6:10: N = 2^12 in type m.mlir:6:10 disagrees with N = 2^13 in !ct", 0), 0u)
+  EXPECT_EQ(
+      p.warnings[0].rfind("m.mlir:6:10: N = 2^12 in type m.mlir:6:10 disagrees with N = 2^13 in !ct", 0), 0u)
       << p.warnings[0];
 }
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/heir/heir_frontend.h"
 #include "workloads/heir/heir_macro_ops.h"
 #include "workloads/heir/mlir_parser.h"
@@ -38,9 +38,7 @@ std::map<FheOpKind, int> kinds(const FheProgram& p) {
 std::string error_of(const std::string& text, const std::string& name = "t.mlir") {
   try {
     load_heir_string(text, name);
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   return "";
 }
 
@@ -170,11 +168,10 @@ module attributes {scheme.ckks} {
   }
 })");
   ASSERT_EQ(p.ops.size(), 7u);
-  std::vector<FheOpKind> want = {
-      FheOpKind::Mul,         FheOpKind::Relinearize,   FheOpKind::Rescale, FheOpKind::MulPlain,
-      FheOpKind::LevelReduce, FheOpKind::HoistedRotate, FheOpKind::Add};
-  std::vector<uint32_t> levels = {5, 5, 5, 4,
-                                  4, 2, 2};  // fresh L = 5, mod_reduce -1, level_reduce -2
+  std::vector<FheOpKind> want = {FheOpKind::Mul,      FheOpKind::Relinearize, FheOpKind::Rescale,
+                                 FheOpKind::MulPlain, FheOpKind::LevelReduce, FheOpKind::HoistedRotate,
+                                 FheOpKind::Add};
+  std::vector<uint32_t> levels = {5, 5, 5, 4, 4, 2, 2};  // fresh L = 5, mod_reduce -1, level_reduce -2
   for (size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(p.ops[i].kind, want[i]) << i;
     EXPECT_EQ(p.ops[i].level, levels[i]) << i;
@@ -292,8 +289,7 @@ func.func @f(%x: !ct3) -> !ct3 {
   %y = mystery.op %x : !ct3
   return %y : !ct3
 })");
-  EXPECT_NE(e2.find("t.mlir:13:8: unknown dialect 'mystery' (operation 'mystery.op')"),
-            std::string::npos)
+  EXPECT_NE(e2.find("t.mlir:13:8: unknown dialect 'mystery' (operation 'mystery.op')"), std::string::npos)
       << e2;
 }
 
@@ -319,8 +315,7 @@ func.func @f(%x: !ct3, %n: index) -> !ct3 {
   }
   return %r : !ct3
 })");
-  EXPECT_NE(e.find("t.mlir:15:8: loop 'scf.for %iv': upper bound %n is not a constant"),
-            std::string::npos)
+  EXPECT_NE(e.find("t.mlir:15:8: loop 'scf.for %iv': upper bound %n is not a constant"), std::string::npos)
       << e;
 }
 
@@ -329,17 +324,14 @@ TEST(HeirErrors, TruncatedFile) {
 func.func @f(%x: !ct3) -> !ct3 {
   %y = ckks.negate %x : !ct3
 )");
-  EXPECT_NE(
-      e.find("expected '}' closing the region of func.func @f opened at 12:32, got end of file"),
-      std::string::npos)
+  EXPECT_NE(e.find("expected '}' closing the region of func.func @f opened at 12:32, got end of file"),
+            std::string::npos)
       << e;
   std::string e2 = error_of("#r = #polynomial.ring<coefficientType = !rns.rns<");
   EXPECT_NE(e2.find("t.mlir:1:50: expected a value, got end of file"), std::string::npos) << e2;
-  std::string e3 =
-      error_of(std::string(kPrelude) +
-               "func.func @f(%x: !ct3) -> !ct3 {\n  %y = ckks.rotate %x {static_shift = 4");
-  EXPECT_NE(e3.find("expected '}' to close '{' at 12:23, got end of file"), std::string::npos)
-      << e3;
+  std::string e3 = error_of(std::string(kPrelude) +
+                            "func.func @f(%x: !ct3) -> !ct3 {\n  %y = ckks.rotate %x {static_shift = 4");
+  EXPECT_NE(e3.find("expected '}' to close '{' at 12:23, got end of file"), std::string::npos) << e3;
 }
 
 TEST(HeirErrors, GarbageInput) {
@@ -348,10 +340,8 @@ TEST(HeirErrors, GarbageInput) {
     const char* msg;
   };
   for (const Case& c :
-       {Case{"hello world",
-             "t.mlir:1:1: expected an alias definition, 'module' or 'func.func', got 'hello'"},
-        Case{"module { func.func @f() { %x = } }",
-             "t.mlir:1:32: expected an operation name, got '}'"},
+       {Case{"hello world", "t.mlir:1:1: expected an alias definition, 'module' or 'func.func', got 'hello'"},
+        Case{"module { func.func @f() { %x = } }", "t.mlir:1:32: expected an operation name, got '}'"},
         Case{"\x01\x02", "t.mlir:1:1: unexpected character"},
         Case{"module { func.func @f() { %x = foo.bar ) } }", "t.mlir:1:40: unbalanced ')'"},
         Case{"!a = !b.c<(]>", "t.mlir:1:12: expected a value, got ']'"},

@@ -8,16 +8,18 @@
 namespace photon::testing {
 
 std::map<std::string, std::vector<float>> run_graph(const GraphBuilder& b, const PlatformConfig& cfg,
-                                                    lowering::LoweringResult* out, bool interleaved, uint64_t seed) {
+                                                    lowering::LoweringResult* out, bool interleaved,
+                                                    uint64_t seed) {
   lowering::LoweringResult r = lowering::lower_graph(b.g, cfg);
   RefMachine m(cfg, r.hbm_bytes + 4096);
   m.load(r);
   for (const auto& [name, data] : b.inputs) m.write_f32(r.tensor_address.at(name), data);
-  if (interleaved) m.run_interleaved(r.program, seed);
-  else m.run_in_order(r.program);
+  if (interleaved)
+    m.run_interleaved(r.program, seed);
+  else
+    m.run_in_order(r.program);
   std::map<std::string, std::vector<float>> res;
-  for (const auto& o : b.g.outputs)
-    res[o] = m.read_f32(r.tensor_address.at(o), b.g.tensors.at(o).numel());
+  for (const auto& o : b.g.outputs) res[o] = m.read_f32(r.tensor_address.at(o), b.g.tensors.at(o).numel());
   if (out) *out = std::move(r);
   return res;
 }
@@ -31,9 +33,10 @@ PlatformConfig small_config() {
   return c;
 }
 
-std::vector<float> ref_conv(const std::vector<float>& x, const std::vector<int64_t>& xs, const std::vector<float>& w,
-                            const std::vector<int64_t>& ws, const std::vector<float>* bias, int64_t group,
-                            int64_t stride, int64_t pad, std::vector<int64_t>& ys) {
+std::vector<float> ref_conv(const std::vector<float>& x, const std::vector<int64_t>& xs,
+                            const std::vector<float>& w, const std::vector<int64_t>& ws,
+                            const std::vector<float>* bias, int64_t group, int64_t stride, int64_t pad,
+                            std::vector<int64_t>& ys) {
   const int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3], M = ws[0], Cg = ws[1], KH = ws[2], KW = ws[3];
   const int64_t OH = (H + 2 * pad - KH) / stride + 1, OW = (W + 2 * pad - KW) / stride + 1;
   ys = {N, M, OH, OW};
@@ -50,7 +53,8 @@ std::vector<float> ref_conv(const std::vector<float>& x, const std::vector<int64
               for (int64_t kj = 0; kj < KW; ++kj) {
                 int64_t iy = oy * stride - pad + ki, ix = ox * stride - pad + kj;
                 if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
-                acc += double(x[((n * C + g * Cg + c) * H + iy) * W + ix]) * w[((m * Cg + c) * KH + ki) * KW + kj];
+                acc += double(x[((n * C + g * Cg + c) * H + iy) * W + ix]) *
+                       w[((m * Cg + c) * KH + ki) * KW + kj];
               }
           y[((n * M + m) * OH + oy) * OW + ox] = float(acc);
         }
@@ -65,8 +69,9 @@ static std::vector<int64_t> strides(const std::vector<int64_t>& s) {
   return r;
 }
 
-std::vector<float> ref_matmul(const std::vector<float>& a, std::vector<int64_t> as, const std::vector<float>& b,
-                              std::vector<int64_t> bs, std::vector<int64_t>& ys) {
+std::vector<float> ref_matmul(const std::vector<float>& a, std::vector<int64_t> as,
+                              const std::vector<float>& b, std::vector<int64_t> bs,
+                              std::vector<int64_t>& ys) {
   const size_t r = std::max(as.size(), bs.size());
   while (as.size() < r) as.insert(as.begin(), 1);
   while (bs.size() < r) bs.insert(bs.begin(), 1);
@@ -96,8 +101,9 @@ std::vector<float> ref_matmul(const std::vector<float>& a, std::vector<int64_t> 
   return y;
 }
 
-std::vector<float> ref_broadcast(const std::vector<float>& a, std::vector<int64_t> as, const std::vector<float>& b,
-                                 std::vector<int64_t> bs, char op, std::vector<int64_t>& ys) {
+std::vector<float> ref_broadcast(const std::vector<float>& a, std::vector<int64_t> as,
+                                 const std::vector<float>& b, std::vector<int64_t> bs, char op,
+                                 std::vector<int64_t>& ys) {
   const size_t r = std::max(as.size(), bs.size());
   while (as.size() < r) as.insert(as.begin(), 1);
   while (bs.size() < r) bs.insert(bs.begin(), 1);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "soc/platform_config.h"
 #include "workloads/graph/graph.h"
 #include "workloads/lowering/ai_lowering.h"
 
@@ -84,13 +84,15 @@ std::map<std::string, std::vector<float>> run_graph(const GraphBuilder& b, const
 PlatformConfig small_config();
 
 // Naive ONNX reference implementations (fp32 in, double accumulation).
-std::vector<float> ref_conv(const std::vector<float>& x, const std::vector<int64_t>& xs, const std::vector<float>& w,
-                            const std::vector<int64_t>& ws, const std::vector<float>* bias, int64_t group,
-                            int64_t stride, int64_t pad, std::vector<int64_t>& ys);
-std::vector<float> ref_matmul(const std::vector<float>& a, std::vector<int64_t> as, const std::vector<float>& b,
-                              std::vector<int64_t> bs, std::vector<int64_t>& ys);
+std::vector<float> ref_conv(const std::vector<float>& x, const std::vector<int64_t>& xs,
+                            const std::vector<float>& w, const std::vector<int64_t>& ws,
+                            const std::vector<float>* bias, int64_t group, int64_t stride, int64_t pad,
+                            std::vector<int64_t>& ys);
+std::vector<float> ref_matmul(const std::vector<float>& a, std::vector<int64_t> as,
+                              const std::vector<float>& b, std::vector<int64_t> bs, std::vector<int64_t>& ys);
 /// Multidirectional broadcasting binary op: op in {'+','-','*','/','^','M','m'}.
-std::vector<float> ref_broadcast(const std::vector<float>& a, std::vector<int64_t> as, const std::vector<float>& b,
-                                 std::vector<int64_t> bs, char op, std::vector<int64_t>& ys);
+std::vector<float> ref_broadcast(const std::vector<float>& a, std::vector<int64_t> as,
+                                 const std::vector<float>& b, std::vector<int64_t> bs, char op,
+                                 std::vector<int64_t>& ys);
 
 }  // namespace photon::testing

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
+#include "isa/program.h"
 #include "lowering_harness.h"
 #include "ref_interpreter.h"
-#include "workloads/pcs/program.h"
 
 namespace photon::testing {
 namespace {
@@ -24,7 +24,8 @@ struct ConvCase {
   bool bias;
 };
 
-void run_conv(const ConvCase& cc, const PlatformConfig& cfg, bool interleaved, lowering::LoweringResult* res = nullptr) {
+void run_conv(const ConvCase& cc, const PlatformConfig& cfg, bool interleaved,
+              lowering::LoweringResult* res = nullptr) {
   GraphBuilder b;
   b.input("x", cc.xs);
   b.weight("w", cc.ws);
@@ -34,12 +35,13 @@ void run_conv(const ConvCase& cc, const PlatformConfig& cfg, bool interleaved, l
     ins.push_back("b");
   }
   std::vector<int64_t> ys;
-  auto want = ref_conv(b.inputs["x"], cc.xs, b.g.tensors["w"].data, cc.ws, cc.bias ? &b.g.tensors["b"].data : nullptr,
-                       cc.group, cc.stride, cc.pad, ys);
+  auto want = ref_conv(b.inputs["x"], cc.xs, b.g.tensors["w"].data, cc.ws,
+                       cc.bias ? &b.g.tensors["b"].data : nullptr, cc.group, cc.stride, cc.pad, ys);
   b.tensor("y", ys);
   b.g.outputs = {"y"};
   b.node("Conv", "conv", ins, {"y"},
-         Attrs{{"group", cc.group}, {"strides", std::vector<int64_t>{cc.stride, cc.stride}},
+         Attrs{{"group", cc.group},
+               {"strides", std::vector<int64_t>{cc.stride, cc.stride}},
                {"pads", std::vector<int64_t>{cc.pad, cc.pad, cc.pad, cc.pad}},
                {"kernel_shape", std::vector<int64_t>{cc.ws[2], cc.ws[3]}}});
   lowering::LoweringResult r;
@@ -62,7 +64,8 @@ TEST(LoweringConv, GroupedStridedPaddedWithBias) {
 std::vector<float> ref_conv_dilated(const std::vector<float>& x, const std::vector<int64_t>& xs,
                                     const std::vector<float>& w, const std::vector<int64_t>& ws,
                                     const std::vector<float>& bias, int64_t group, std::vector<int64_t> s,
-                                    std::vector<int64_t> d, std::vector<int64_t> p, std::vector<int64_t>& ys) {
+                                    std::vector<int64_t> d, std::vector<int64_t> p,
+                                    std::vector<int64_t>& ys) {
   const int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3], M = ws[0], Cg = ws[1], KH = ws[2], KW = ws[3];
   const int64_t OH = (H + p[0] + p[2] - (d[0] * (KH - 1) + 1)) / s[0] + 1;
   const int64_t OW = (W + p[1] + p[3] - (d[1] * (KW - 1) + 1)) / s[1] + 1;
@@ -100,8 +103,10 @@ TEST(LoweringConv, DilatedGroupedStridedAsymmetricPads) {
     b.tensor("y", ys);
     b.g.outputs = {"y"};
     b.node("Conv", "conv", {"x", "w", "b"}, {"y"},
-           Attrs{{"group", int64_t{2}}, {"strides", std::vector<int64_t>{2, 1}},
-                 {"dilations", std::vector<int64_t>{2, 1}}, {"pads", std::vector<int64_t>{1, 2, 0, 1}},
+           Attrs{{"group", int64_t{2}},
+                 {"strides", std::vector<int64_t>{2, 1}},
+                 {"dilations", std::vector<int64_t>{2, 1}},
+                 {"pads", std::vector<int64_t>{1, 2, 0, 1}},
                  {"kernel_shape", std::vector<int64_t>{3, 2}}});
     lowering::LoweringResult r;
     auto got = run_graph(b, cfg, &r, false, 7);
@@ -142,7 +147,8 @@ TEST(LoweringConv, PointwiseReadsTheInputBandWithoutIm2col) {
       EXPECT_NE(std::get<pcs::Vector>(c.body).op, pcs::Vector::kIm2col);
     }
   }
-  EXPECT_EQ(r.program.ops.at(0).detail.rfind("pointwise 1x1 s1 g1; M=100 N=24 K=40", 0), 0u) << r.program.ops.at(0).detail;
+  EXPECT_EQ(r.program.ops.at(0).detail.rfind("pointwise 1x1 s1 g1; M=100 N=24 K=40", 0), 0u)
+      << r.program.ops.at(0).detail;
   run_conv({{1, 8, 9, 9}, {6, 8, 1, 1}, 1, 2, 0, false}, small_config(), true);  // strided 1x1: im2col
 }
 
@@ -170,10 +176,11 @@ TEST(LoweringGemm, TransposesAlphaBetaAndBiasForms) {
   for (int variant = 0; variant < 3; ++variant) {
     GraphBuilder b;
     const int64_t M = 21, K = 19, N = 17;
-    b.input("a", {K, M});  // transA
+    b.input("a", {K, M});   // transA
     b.weight("w", {N, K});  // transB
-    std::vector<int64_t> cs = variant == 0 ? std::vector<int64_t>{N} : variant == 1 ? std::vector<int64_t>{M, 1}
-                                                                                     : std::vector<int64_t>{M, N};
+    std::vector<int64_t> cs = variant == 0   ? std::vector<int64_t>{N}
+                              : variant == 1 ? std::vector<int64_t>{M, 1}
+                                             : std::vector<int64_t>{M, N};
     b.weight("c", cs);
     const float alpha = variant == 0 ? 1.0f : 0.5f, beta = variant == 0 ? 1.0f : 2.0f;
     b.tensor("y", {M, N});
@@ -196,19 +203,26 @@ TEST(LoweringGemm, TransposesAlphaBetaAndBiasForms) {
       expect_close(run_graph(b, small_config(), &r, inter, 11)["y"], want);
       bool has_bias_flag = false;
       for (const auto& c : r.program.commands)
-        if (c.opcode == pcs::Opcode::Gemm) has_bias_flag |= (std::get<pcs::Gemm>(c.body).flags & pcs::Gemm::kBias) != 0;
+        if (c.opcode == pcs::Opcode::Gemm)
+          has_bias_flag |= (std::get<pcs::Gemm>(c.body).flags & pcs::Gemm::kBias) != 0;
       EXPECT_EQ(has_bias_flag, variant == 0);
     }
   }
 }
 
 TEST(LoweringMatMul, BatchBroadcastAndFoldedBatch) {
-  struct Case { std::vector<int64_t> as, bs; bool wconst; };
+  struct Case {
+    std::vector<int64_t> as, bs;
+    bool wconst;
+  };
   for (const auto& cs : {Case{{2, 3, 5, 7}, {3, 7, 4}, false}, Case{{3, 6, 8}, {8, 5}, true},
                          Case{{7}, {2, 7, 3}, false}, Case{{4, 9, 40}, {40, 12}, true}}) {
     GraphBuilder b;
     b.input("a", cs.as);
-    if (cs.wconst) b.weight("b", cs.bs); else b.input("b", cs.bs);
+    if (cs.wconst)
+      b.weight("b", cs.bs);
+    else
+      b.input("b", cs.bs);
     std::vector<int64_t> ys;
     const auto& bd = cs.wconst ? b.g.tensors["b"].data : b.inputs["b"];
     auto as = cs.as;
@@ -224,16 +238,23 @@ TEST(LoweringMatMul, BatchBroadcastAndFoldedBatch) {
 }
 
 TEST(LoweringElementwise, BroadcastPatternsBothOperandOrders) {
-  struct Case { std::vector<int64_t> as, bs; const char* op; char c; };
-  for (const auto& cs : {Case{{2, 3, 4, 5}, {3, 1, 5}, "Add", '+'}, Case{{2, 3, 4, 5}, {2, 3, 4, 5}, "Mul", '*'},
-                         Case{{5}, {2, 3, 5}, "Sub", '-'}, Case{{2, 3, 1}, {2, 3, 40}, "Div", '/'},
-                         Case{{6, 70, 30}, {70, 1}, "Max", 'M'}, Case{{1, 3, 1, 1}, {2, 3, 8, 8}, "Min", 'm'},
-                         Case{{2, 3, 40}, {2, 3, 1}, "Pow", '^'}}) {
+  struct Case {
+    std::vector<int64_t> as, bs;
+    const char* op;
+    char c;
+  };
+  for (const auto& cs :
+       {Case{{2, 3, 4, 5}, {3, 1, 5}, "Add", '+'}, Case{{2, 3, 4, 5}, {2, 3, 4, 5}, "Mul", '*'},
+        Case{{5}, {2, 3, 5}, "Sub", '-'}, Case{{2, 3, 1}, {2, 3, 40}, "Div", '/'},
+        Case{{6, 70, 30}, {70, 1}, "Max", 'M'}, Case{{1, 3, 1, 1}, {2, 3, 8, 8}, "Min", 'm'},
+        Case{{2, 3, 40}, {2, 3, 1}, "Pow", '^'}}) {
     GraphBuilder b;
     b.input("a", cs.as);
     b.input("b", cs.bs);
-    if (cs.c == '^') for (auto& v : b.inputs["a"]) v = std::fabs(v) + 0.1f;
-    if (cs.c == '/') for (auto& v : b.inputs["b"]) v = v >= 0 ? v + 0.5f : v - 0.5f;
+    if (cs.c == '^')
+      for (auto& v : b.inputs["a"]) v = std::fabs(v) + 0.1f;
+    if (cs.c == '/')
+      for (auto& v : b.inputs["b"]) v = v >= 0 ? v + 0.5f : v - 0.5f;
     std::vector<int64_t> ys;
     auto want = ref_broadcast(b.inputs["a"], cs.as, b.inputs["b"], cs.bs, cs.c, ys);
     b.tensor("y", ys);
@@ -306,7 +327,8 @@ TEST(LoweringPool, MaxAndAveragePoolWithPadding) {
   b.tensor("gp", {2, 3, 1, 1});
   b.g.outputs = {"mp", "ap", "gp"};
   b.node("MaxPool", "mp", {"x"}, {"mp"},
-         Attrs{{"kernel_shape", std::vector<int64_t>{3, 3}}, {"strides", std::vector<int64_t>{2, 2}},
+         Attrs{{"kernel_shape", std::vector<int64_t>{3, 3}},
+               {"strides", std::vector<int64_t>{2, 2}},
                {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
   b.node("AveragePool", "ap", {"x"}, {"ap"},
          Attrs{{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
@@ -351,10 +373,10 @@ TEST(LoweringData, ConcatTransposeReshapeSliceGather) {
   b.input("c", {2, 5, 4});
   b.tensor("cat", {2, 8, 4});
   b.tensor("r", {2, 2, 4, 4});
-  b.tensor("t1", {2, 4, 2, 4});    // perm 0,2,1,3: innermost axis stays (DMA)
-  b.tensor("t2", {2, 2, 4, 4});    // perm 0,1,3,2: batched 2-D transpose (vector)
-  b.tensor("sl", {2, 3, 2});       // cat[:, 1:7:2, 1:3]
-  b.tensor("ga", {2, 2, 4});       // cat gathered on axis 1, indices {6, 0}
+  b.tensor("t1", {2, 4, 2, 4});  // perm 0,2,1,3: innermost axis stays (DMA)
+  b.tensor("t2", {2, 2, 4, 4});  // perm 0,1,3,2: batched 2-D transpose (vector)
+  b.tensor("sl", {2, 3, 2});     // cat[:, 1:7:2, 1:3]
+  b.tensor("ga", {2, 2, 4});     // cat gathered on axis 1, indices {6, 0}
   b.ints("shape", {2, 2, 4, 4});
   b.ints("starts", {1, 1});
   b.ints("ends", {7, 3});
@@ -373,7 +395,8 @@ TEST(LoweringData, ConcatTransposeReshapeSliceGather) {
   std::vector<float> cat(64);
   for (int n = 0; n < 2; ++n)
     for (int j = 0; j < 8; ++j)
-      for (int k = 0; k < 4; ++k) cat[(n * 8 + j) * 4 + k] = j < 3 ? A[(n * 3 + j) * 4 + k] : C[(n * 5 + j - 3) * 4 + k];
+      for (int k = 0; k < 4; ++k)
+        cat[(n * 8 + j) * 4 + k] = j < 3 ? A[(n * 3 + j) * 4 + k] : C[(n * 5 + j - 3) * 4 + k];
   std::vector<float> t1(64), t2(64), sl(12), ga(16);
   for (int n = 0; n < 2; ++n)
     for (int i = 0; i < 2; ++i)
@@ -398,8 +421,10 @@ TEST(LoweringData, ConcatTransposeReshapeSliceGather) {
   expect_close(got["ga"], ga, 0);
   EXPECT_EQ(r.tensor_address.at("r"), r.tensor_address.at("cat"));  // Reshape is a view
   EXPECT_EQ(r.nodes_free, 1);
-  EXPECT_NE(r.program.ops.at(2).detail.find("DMA strided copy"), std::string::npos) << r.program.ops.at(2).detail;
-  EXPECT_NE(r.program.ops.at(3).detail.find("vector transpose"), std::string::npos) << r.program.ops.at(3).detail;
+  EXPECT_NE(r.program.ops.at(2).detail.find("DMA strided copy"), std::string::npos)
+      << r.program.ops.at(2).detail;
+  EXPECT_NE(r.program.ops.at(3).detail.find("vector transpose"), std::string::npos)
+      << r.program.ops.at(3).detail;
 }
 
 TEST(LoweringBatchNorm, FoldedScaleShiftMatchesInferenceFormula) {
@@ -417,7 +442,8 @@ TEST(LoweringBatchNorm, FoldedScaleShiftMatchesInferenceFormula) {
   for (int i = 0; i < 150; ++i) {
     int c = (i / 25) % 3;
     want[i] = (x[i] - b.g.tensors["mean"].data[c]) / std::sqrt(b.g.tensors["var"].data[c] + 1e-3f) *
-                  b.g.tensors["s"].data[c] + b.g.tensors["bb"].data[c];
+                  b.g.tensors["s"].data[c] +
+              b.g.tensors["bb"].data[c];
   }
   expect_close(run_graph(b, PlatformConfig(), nullptr, true, 1)["y"], want);
 }
@@ -429,14 +455,16 @@ TEST(LoweringLrnPad, MatchesOnnxFormulas) {
   b.tensor("p", {1, 6, 5, 7});
   b.ints("pads", {0, 0, 1, 2, 0, 0, 1, 1});
   b.g.outputs = {"l", "p"};
-  b.node("LRN", "lrn", {"x"}, {"l"}, Attrs{{"size", int64_t(3)}, {"alpha", 0.3f}, {"beta", 0.75f}, {"bias", 2.0f}});
+  b.node("LRN", "lrn", {"x"}, {"l"},
+         Attrs{{"size", int64_t(3)}, {"alpha", 0.3f}, {"beta", 0.75f}, {"bias", 2.0f}});
   b.node("Pad", "pad", {"x", "pads"}, {"p"});
   const auto& x = b.inputs["x"];
   std::vector<float> wl(72), wp(210, 0.0f);
   for (int c = 0; c < 6; ++c)
     for (int j = 0; j < 12; ++j) {
       double s = 0;
-      for (int cc = std::max(0, c - 1); cc <= std::min(5, c + 1); ++cc) s += double(x[cc * 12 + j]) * x[cc * 12 + j];
+      for (int cc = std::max(0, c - 1); cc <= std::min(5, c + 1); ++cc)
+        s += double(x[cc * 12 + j]) * x[cc * 12 + j];
       wl[c * 12 + j] = float(x[c * 12 + j] / std::pow(2.0 + 0.3 / 3 * s, 0.75));
       wp[c * 35 + (j / 4 + 1) * 7 + (j % 4) + 2] = x[c * 12 + j];
     }

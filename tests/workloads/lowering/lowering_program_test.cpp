@@ -1,12 +1,12 @@
 // Structure of lowered programs: memory plan, op table, fallbacks, command counts, timing formula.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <set>
 
+#include "base/error.h"
 #include "lowering_harness.h"
-#include "platform/error.h"
 #include "workloads/lowering/gemm_timing.h"
 #include "workloads/lowering/memory_plan.h"
 
@@ -184,11 +184,13 @@ Graph resnet50() {
     b.tensor(n, s);
     return n;
   };
-  auto conv_bn = [&](const std::string& x, int64_t cin, int64_t cout, int64_t k, int64_t s, int64_t hw_in, bool relu) {
+  auto conv_bn = [&](const std::string& x, int64_t cin, int64_t cout, int64_t k, int64_t s, int64_t hw_in,
+                     bool relu) {
     const int64_t pad = k / 2, hw = (hw_in + 2 * pad - k) / s + 1;
     std::string w = wt({cout, cin, k, k}), y = act({1, cout, hw, hw});
     b.node("Conv", "conv" + std::to_string(id), {x, w}, {y},
-           Attrs{{"strides", std::vector<int64_t>{s, s}}, {"pads", std::vector<int64_t>{pad, pad, pad, pad}},
+           Attrs{{"strides", std::vector<int64_t>{s, s}},
+                 {"pads", std::vector<int64_t>{pad, pad, pad, pad}},
                  {"kernel_shape", std::vector<int64_t>{k, k}}});
     std::vector<std::string> bn = {y};
     for (int i = 0; i < 4; ++i) {
@@ -207,7 +209,8 @@ Graph resnet50() {
   std::string x = conv_bn("data", 3, 64, 7, 2, 224, true);
   std::string mp = act({1, 64, 56, 56});
   b.node("MaxPool", "pool1", {x}, {mp},
-         Attrs{{"kernel_shape", std::vector<int64_t>{3, 3}}, {"strides", std::vector<int64_t>{2, 2}},
+         Attrs{{"kernel_shape", std::vector<int64_t>{3, 3}},
+               {"strides", std::vector<int64_t>{2, 2}},
                {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
   x = mp;
   int64_t cin = 64, hw = 56;
@@ -248,7 +251,8 @@ TEST(LoweringProgram, ResNet50CommandCountStaysSmall) {
   EXPECT_GT(r.program.commands.size(), 1000u);
   std::set<uint32_t> sems;
   for (const auto& c : r.program.commands)
-    if (c.opcode == pcs::Opcode::Signal || c.opcode == pcs::Opcode::Wait) sems.insert(std::get<pcs::Sync>(c.body).sem);
+    if (c.opcode == pcs::Opcode::Signal || c.opcode == pcs::Opcode::Wait)
+      sems.insert(std::get<pcs::Sync>(c.body).sem);
   EXPECT_LT(*sems.rbegin(), cfg.cpu.semaphores);
   EXPECT_EQ(r.program.ops.size(), g.nodes.size());
   // Every command encodes (pcs::validate) and the program survives the .pcs round trip.
@@ -292,7 +296,7 @@ TEST(LoweringProgram, SplatConstantsBecomeFillsAndComputeCorrectly) {
   EXPECT_TRUE(r.program.segments.empty());  // nothing materialised
   ASSERT_EQ(r.splat_fills.size(), 7u);      // w, 4 BN parameters, folded scale and shift
   const auto& f = r.splat_fills[0];
-  EXPECT_EQ(f.tensor, "bb");                // placed constants in name order
+  EXPECT_EQ(f.tensor, "bb");  // placed constants in name order
   bool found_w = false;
   for (const auto& s : r.splat_fills)
     if (s.tensor == "w") {

@@ -2,8 +2,8 @@
 // the node (name and op type) and the reason, raised before any command is emitted.
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "lowering_harness.h"
-#include "platform/error.h"
 
 namespace photon::testing {
 namespace {
@@ -15,9 +15,7 @@ using Ints = std::vector<int64_t>;
 std::string lower_error(const GraphBuilder& b) {
   try {
     lowering::lower_graph(b.g, small_config());
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   ADD_FAILURE() << "no Error";
   return "";
 }
@@ -56,7 +54,8 @@ TEST(LoweringValidate, ConvAttributeRanges) {
   EXPECT_HAS(lower_error(conv(2, 4, 2, 3, {{"kernel_shape", Ints{3, 0}}})),
              "node 'conv1' (Conv): kernel_shape [3,0] has an entry < 1");
   EXPECT_HAS(lower_error(conv(2, 4, 2, 0, {})), "node 'conv1' (Conv): kernel shape [0,0] has an entry < 1");
-  EXPECT_HAS(lower_error(conv(2, 4, 2, 3, {{"group", int64_t{0}}})), "node 'conv1' (Conv): group 0 must be >= 1");
+  EXPECT_HAS(lower_error(conv(2, 4, 2, 3, {{"group", int64_t{0}}})),
+             "node 'conv1' (Conv): group 0 must be >= 1");
 }
 
 TEST(LoweringValidate, ConvGroupsDivideChannels) {
@@ -69,11 +68,13 @@ TEST(LoweringValidate, ConvGroupsDivideChannels) {
 }
 
 TEST(LoweringValidate, KernelMustFitThePaddedInput) {
-  EXPECT_HAS(lower_error(conv(2, 4, 2, 9, {})),
-             "node 'conv1' (Conv): kernel [9,9] (dilations [1,1]) does not fit the padded input: axis 2 has 8 + "
-             "pads 0 = 8 elements, the kernel spans 9");
+  EXPECT_HAS(
+      lower_error(conv(2, 4, 2, 9, {})),
+      "node 'conv1' (Conv): kernel [9,9] (dilations [1,1]) does not fit the padded input: axis 2 has 8 + "
+      "pads 0 = 8 elements, the kernel spans 9");
   // 3x3 dilated by 4 spans 9 > 8; with pads 1+0 it spans 9 <= 9 and is valid.
-  EXPECT_HAS(lower_error(conv(2, 4, 2, 3, {{"dilations", Ints{4, 1}}})), "axis 2 has 8 + pads 0 = 8 elements");
+  EXPECT_HAS(lower_error(conv(2, 4, 2, 3, {{"dilations", Ints{4, 1}}})),
+             "axis 2 has 8 + pads 0 = 8 elements");
   GraphBuilder ok = conv(2, 4, 2, 3, {{"dilations", Ints{4, 4}}, {"pads", Ints{1, 1, 0, 0}}});
   ok.g.tensors["y"].shape = {1, 4, 1, 1};
   const lowering::LoweringResult r = lowering::lower_graph(ok.g, small_config());
@@ -86,12 +87,13 @@ TEST(LoweringValidate, PoolingAttributes) {
              "node 'pool1' (MaxPool): strides [0,2] has an entry < 1");
   EXPECT_HAS(lower_error(pool("AveragePool", 4, {{"kernel_shape", Ints{0, 2}}})),
              "node 'pool1' (AveragePool): kernel_shape [0,2] has an entry < 1");
-  EXPECT_HAS(lower_error(pool("AveragePool", 4, {})), "node 'pool1' (AveragePool): missing attribute kernel_shape");
+  EXPECT_HAS(lower_error(pool("AveragePool", 4, {})),
+             "node 'pool1' (AveragePool): missing attribute kernel_shape");
   EXPECT_HAS(lower_error(pool("MaxPool", 2, {{"kernel_shape", Ints{3, 3}}})),
              "node 'pool1' (MaxPool): kernel [3,3] (dilations [1,1]) does not fit the padded input");
   // The same kernel with one pixel of padding per side fits: 3x3 over 4x4 padded, stride 3 -> 1x1.
-  GraphBuilder ok = pool("MaxPool", 2, {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}},
-                                        {"strides", Ints{3, 3}}});
+  GraphBuilder ok =
+      pool("MaxPool", 2, {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{3, 3}}});
   const lowering::LoweringResult r = lowering::lower_graph(ok.g, small_config());
   EXPECT_EQ(r.nodes_lowered, 1);
   EXPECT_EQ(r.nodes_fallback, 0);
@@ -123,7 +125,8 @@ TEST(LoweringValidate, WidenedFloatTypesAreComputedInFp32WithANote) {
   EXPECT_EQ(r.nodes_lowered, 1);
   EXPECT_TRUE(r.functional_valid);
   ASSERT_EQ(r.functional_notes.size(), 2u);
-  EXPECT_EQ(r.functional_notes[0], "tensor 'x' is DOUBLE in the model; the platform holds and computes it in fp32");
+  EXPECT_EQ(r.functional_notes[0],
+            "tensor 'x' is DOUBLE in the model; the platform holds and computes it in fp32");
   const auto& x = b.inputs.at("x");
   for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(out.at("y")[i], x[i] > 0 ? x[i] : 0.0f) << i;
 }

@@ -30,7 +30,8 @@ float* RefMachine::spm_f(uint32_t off, uint64_t n) {
 }
 
 void RefMachine::load(const lowering::LoweringResult& r) {
-  for (const auto& s : r.program.segments) std::memcpy(at(s.address, s.bytes.size()), s.bytes.data(), s.bytes.size());
+  for (const auto& s : r.program.segments)
+    std::memcpy(at(s.address, s.bytes.size()), s.bytes.data(), s.bytes.size());
   for (const auto& f : r.splat_fills) {
     float* p = reinterpret_cast<float*>(at(f.address, f.bytes));
     std::fill(p, p + f.bytes / 4, f.value);
@@ -70,7 +71,8 @@ void RefMachine::gemm(const pcs::Gemm& g) {
     programmed_.assign(uint64_t(g.k) * g.n, 0);
     for (uint32_t kk = 0; kk < g.k; ++kk)
       for (uint32_t nn = 0; nn < g.n; ++nn)
-        programmed_[uint64_t(kk) * g.n + nn] = tb ? B[uint64_t(nn) * g.ldb + kk] : B[uint64_t(kk) * g.ldb + nn];
+        programmed_[uint64_t(kk) * g.n + nn] =
+            tb ? B[uint64_t(nn) * g.ldb + kk] : B[uint64_t(kk) * g.ldb + nn];
     prog_k_ = g.k;
     prog_n_ = g.n;
     programmed_valid_ = true;
@@ -193,7 +195,8 @@ void RefMachine::vector(const pcs::Vector& v) {
               for (uint32_t ox = 0; ox < v.ow; ++ox) {
                 int64_t iy = int64_t(oy) * v.sh - v.pad_top + int64_t(ki) * v.dilation_h();
                 int64_t ix = int64_t(ox) * v.sw - v.pad_left + int64_t(kj) * v.dilation_w();
-                float val = (iy >= 0 && iy < v.h && ix >= 0 && ix < v.w) ? x[uint64_t(c) * hw + iy * v.w + ix] : 0.0f;
+                float val =
+                    (iy >= 0 && iy < v.h && ix >= 0 && ix < v.w) ? x[uint64_t(c) * hw + iy * v.w + ix] : 0.0f;
                 d[((uint64_t(c) * v.kh + ki) * v.kw + kj) * ohw + uint64_t(oy) * v.ow + ox] = val;
               }
       // A band with no input rows (h = 0) still produces C = n / (h*w) = 0 channels; the lowering
@@ -239,7 +242,8 @@ void RefMachine::exec(const pcs::Command& c) {
     }
     case pcs::Opcode::Wait: {
       const auto& s = std::get<pcs::Sync>(c.body);
-      if (sem_.at(s.sem) <= 0) throw std::runtime_error("Wait on semaphore " + std::to_string(s.sem) + " at 0");
+      if (sem_.at(s.sem) <= 0)
+        throw std::runtime_error("Wait on semaphore " + std::to_string(s.sem) + " at 0");
       sem_.at(s.sem) -= 1;
       break;
     }

@@ -1,5 +1,5 @@
 // Naive reference interpreter of a command stream, for the lowering tests: a flat HBM byte array and
-// a scratchpad byte array; every command is executed with plain loops following workloads/pcs/command.h.
+// a scratchpad byte array; every command is executed with plain loops following isa/command.h.
 #pragma once
 
 #include <cstdint>
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "isa/program.h"
+#include "soc/platform_config.h"
 #include "workloads/lowering/ai_lowering.h"
-#include "workloads/pcs/program.h"
 
 namespace photon::testing {
 

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "tests/workloads/onnx/model_builder.h"
 #include "workloads/onnx/const_fold.h"
 
@@ -111,7 +111,7 @@ TEST(ConstFold, TransposeReshapeFlattenSqueeze) {
   EXPECT_EQ(r.shape, (V{1, 3, 1}));
   onnx::NodeProto sq = node("Squeeze");
   set_ints(&sq, "axes", {0});
-  EXPECT_EQ(fold1(sq, {&r}, 11).shape, (V{3, 1}));    // opset 11: axes attribute
+  EXPECT_EQ(fold1(sq, {&r}, 11).shape, (V{3, 1}));            // opset 11: axes attribute
   EXPECT_EQ(fold1(node("Squeeze"), {&r}, 13).shape, (V{3}));  // no axes: drop all 1s
   const ConstValue bad = ints({2}, {4, 4});
   EXPECT_THROW(fold1(node("Reshape"), {&m, &bad}), Error);
@@ -125,7 +125,7 @@ TEST(ConstFold, BroadcastArithmetic) {
   EXPECT_EQ(r.f, (std::vector<float>{11, 21, 31, 12, 22, 32}));
   const ConstValue n7 = ints({}, {-7}), two = ints({}, {2}), zero = ints({}, {0});
   EXPECT_EQ(fold1(node("Div"), {&n7, &two}).i, (V{-3}));  // integer Div truncates (C semantics)
-  EXPECT_FALSE(folds(node("Div"), {&n7, &zero}));          // left to run time, not folded
+  EXPECT_FALSE(folds(node("Div"), {&n7, &zero}));         // left to run time, not folded
   const ConstValue x = ints({3}, {1, -1, -1}), y = ints({3}, {-1, -1, -1});
   r = fold1(node("Equal"), {&x, &y});
   EXPECT_EQ(r.elem_type, TP::BOOL);

@@ -1,7 +1,7 @@
 // Node attribute helpers and Graph::tensor (workloads/graph/graph.cpp).
 #include <gtest/gtest.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/graph/graph.h"
 
 namespace photon {
@@ -46,9 +46,7 @@ TEST(GraphHelpers, TensorLookup) {
   try {
     g.tensor("y");
     FAIL() << "no Error";
-  } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "graph 'g': unknown tensor 'y'");
-  }
+  } catch (const Error& e) { EXPECT_STREQ(e.what(), "graph 'g': unknown tensor 'y'"); }
 }
 
 }  // namespace

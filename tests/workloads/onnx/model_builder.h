@@ -36,8 +36,10 @@ inline void add_value(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* 
   tt->set_elem_type(elem_type);
   auto* s = tt->mutable_shape();
   for (int64_t d : dims) {
-    if (d < 0) s->add_dim()->set_dim_param(param);
-    else s->add_dim()->set_dim_value(d);
+    if (d < 0)
+      s->add_dim()->set_dim_param(param);
+    else
+      s->add_dim()->set_dim_value(d);
   }
 }
 
@@ -52,9 +54,8 @@ inline void add_output(onnx::ModelProto& m, const std::string& name) {
   vi->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
 }
 
-inline onnx::NodeProto* add_node(onnx::ModelProto& m, const std::string& op,
-                                 std::vector<std::string> inputs, std::vector<std::string> outputs,
-                                 const std::string& name = "") {
+inline onnx::NodeProto* add_node(onnx::ModelProto& m, const std::string& op, std::vector<std::string> inputs,
+                                 std::vector<std::string> outputs, const std::string& name = "") {
   auto* n = m.mutable_graph()->add_node();
   n->set_op_type(op);
   if (!name.empty()) n->set_name(name);

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "tests/workloads/onnx/model_builder.h"
 #include "workloads/onnx/onnx_loader.h"
 
@@ -22,9 +22,7 @@ std::string load_error(const std::string& path,
                        const std::map<std::string, std::vector<int64_t>>& shapes = {}) {
   try {
     load_onnx(path, shapes);
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   ADD_FAILURE() << "no Error for " << path;
   return "";
 }
@@ -144,7 +142,8 @@ TEST(OnnxErrors, SymbolicDimNeedsShape) {
 
   EXPECT_HAS(load_error(p, {{"x", {5, 3, 1}}}), "has rank 3, the model's input has rank 2");
   // An unknown name is reported as such, before the missing dimension of x.
-  EXPECT_HAS(load_error(p, {{"nope", {4, 16}}}), "--shape nope=4x16: no graph input named 'nope' (inputs: x)");
+  EXPECT_HAS(load_error(p, {{"nope", {4, 16}}}),
+             "--shape nope=4x16: no graph input named 'nope' (inputs: x)");
   EXPECT_HAS(load_error(p, {{"x", {5, 3}}, {"q", {1}}}), "no graph input named 'q' (inputs: x)");
 }
 
@@ -281,7 +280,8 @@ TEST(OnnxErrors, WindowAttributesCheckedBeforeShapeInference) {
   add_float_init(c, "w", {1, 2, 1, 1}, {1, 1});
   set_ints(add_node(c, "Conv", {"x", "w"}, {"y"}, "conv0"), "strides", {0, 0});
   add_output(c, "y");
-  EXPECT_HAS(load_error(write_model(dir, "conv.onnx", c)), "node 'conv0' (Conv): strides [0,0] has an entry < 1");
+  EXPECT_HAS(load_error(write_model(dir, "conv.onnx", c)),
+             "node 'conv0' (Conv): strides [0,0] has an entry < 1");
 
   onnx::ModelProto p = new_model(13);
   add_input(p, "x", {1, 2, 8, 8});
@@ -308,7 +308,8 @@ TEST(OnnxErrors, StringTensorsAreRejected) {
   m.mutable_graph()->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(TP::STRING);
   TempDir dir;
   const std::string e = load_error(write_model(dir, "str.onnx", m));
-  EXPECT_HAS(e, "node 'id_str' (Identity): tensor 's' has data type STRING, which the platform cannot represent");
+  EXPECT_HAS(
+      e, "node 'id_str' (Identity): tensor 's' has data type STRING, which the platform cannot represent");
 }
 
 TEST(OnnxErrors, WidenedFloatTypesKeepTheirSourceType) {

@@ -12,7 +12,7 @@
 
 #include <onnx/onnx_pb.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/onnx/onnx_loader.h"
 
 namespace photon {
@@ -102,8 +102,10 @@ TEST_P(SharedModel, LoadsFoldsAndEveryTensorIsStatic) {
   std::set<std::string> referenced(g.inputs.begin(), g.inputs.end());
   referenced.insert(g.outputs.begin(), g.outputs.end());
   for (const auto& n : g.nodes) {
-    for (const auto& t : n.inputs) if (!t.empty()) referenced.insert(t);
-    for (const auto& t : n.outputs) if (!t.empty()) referenced.insert(t);
+    for (const auto& t : n.inputs)
+      if (!t.empty()) referenced.insert(t);
+    for (const auto& t : n.outputs)
+      if (!t.empty()) referenced.insert(t);
   }
   for (const auto& name : referenced) {
     ASSERT_TRUE(g.tensors.count(name)) << name;
@@ -142,12 +144,12 @@ TEST_P(SharedModel, LoadsFoldsAndEveryTensorIsStatic) {
   EXPECT_EQ(graph_ops(g), data_dependent_ops(raw)) << GetParam();
 }
 
-INSTANTIATE_TEST_SUITE_P(Shared, SharedModel, ::testing::ValuesIn(shared_models()),
-                         [](const auto& info) {
-                           std::string s = info.param.substr(0, info.param.size() - 5);
-                           for (auto& c : s) if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return s;
-                         });
+INSTANTIATE_TEST_SUITE_P(Shared, SharedModel, ::testing::ValuesIn(shared_models()), [](const auto& info) {
+  std::string s = info.param.substr(0, info.param.size() - 5);
+  for (auto& c : s)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+});
 
 // The compute ops must all survive folding: raw count of each == count in the folded graph.
 // Expected numbers come from `collections.Counter(n.op_type for n in onnx.load(f).graph.node)`
@@ -158,19 +160,44 @@ TEST(OnnxLoader, ComputeOpsSurviveFolding) {
     std::map<std::string, int> ops;
   };
   const Case cases[] = {
-      {"resnet18.onnx", {{"Conv", 20}, {"Relu", 17}, {"Add", 8}, {"Gemm", 1}, {"MaxPool", 1},
-                         {"GlobalAveragePool", 1}, {"Flatten", 1}}},
-      {"vit_b_16.onnx", {{"Conv", 1}, {"MatMul", 60}, {"Gemm", 13}, {"Softmax", 12}, {"Erf", 12},
-                         {"ReduceMean", 50}, {"Sqrt", 25}, {"Pow", 25}}},
-      {"bert_base_encoder_seq128.onnx", {{"MatMul", 60}, {"Gemm", 12}, {"Softmax", 12}, {"Erf", 12},
-                                         {"ReduceMean", 48}, {"Sqrt", 24}, {"Pow", 24}}},
+      {"resnet18.onnx",
+       {{"Conv", 20},
+        {"Relu", 17},
+        {"Add", 8},
+        {"Gemm", 1},
+        {"MaxPool", 1},
+        {"GlobalAveragePool", 1},
+        {"Flatten", 1}}},
+      {"vit_b_16.onnx",
+       {{"Conv", 1},
+        {"MatMul", 60},
+        {"Gemm", 13},
+        {"Softmax", 12},
+        {"Erf", 12},
+        {"ReduceMean", 50},
+        {"Sqrt", 25},
+        {"Pow", 25}}},
+      {"bert_base_encoder_seq128.onnx",
+       {{"MatMul", 60},
+        {"Gemm", 12},
+        {"Softmax", 12},
+        {"Erf", 12},
+        {"ReduceMean", 48},
+        {"Sqrt", 24},
+        {"Pow", 24}}},
       {"llama7b_mlp_seq2048.onnx", {{"MatMul", 3}, {"Mul", 2}, {"Sigmoid", 1}}},
-      {"lenet5_weights.onnx", {{"Conv", 2}, {"Gemm", 3}, {"Relu", 4}, {"MaxPool", 1},
-                               {"AveragePool", 1}, {"Pad", 1}, {"Flatten", 1}}},
-      {"light_resnet50.onnx", {{"Conv", 53}, {"BatchNormalization", 53}, {"Relu", 49}, {"Sum", 16},
-                               {"Gemm", 1}, {"Softmax", 1}}},
-      {"light_inception_v1.onnx", {{"Conv", 57}, {"Relu", 57}, {"MaxPool", 13}, {"Concat", 9},
-                                   {"LRN", 2}, {"Gemm", 1}}},
+      {"lenet5_weights.onnx",
+       {{"Conv", 2},
+        {"Gemm", 3},
+        {"Relu", 4},
+        {"MaxPool", 1},
+        {"AveragePool", 1},
+        {"Pad", 1},
+        {"Flatten", 1}}},
+      {"light_resnet50.onnx",
+       {{"Conv", 53}, {"BatchNormalization", 53}, {"Relu", 49}, {"Sum", 16}, {"Gemm", 1}, {"Softmax", 1}}},
+      {"light_inception_v1.onnx",
+       {{"Conv", 57}, {"Relu", 57}, {"MaxPool", 13}, {"Concat", 9}, {"LRN", 2}, {"Gemm", 1}}},
   };
   for (const auto& c : cases) {
     const Graph g = load_onnx(kDir + c.file);

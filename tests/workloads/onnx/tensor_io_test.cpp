@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "tests/workloads/onnx/model_builder.h"
 #include "workloads/onnx/tensor_io.h"
 
@@ -22,9 +22,7 @@ const std::string kDir = std::string(PHOTON_SHARED_DIR) + "/inputs/onnx/";
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   ADD_FAILURE() << "no Error";
   return "";
 }

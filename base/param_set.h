@@ -1,0 +1,60 @@
+// ParamSet: the typed parameter space of the platform.
+//
+// Every configurable value is declared once, by the unit that owns it, with a dotted key path
+// (e.g. "hbm.tRCD_cycles"), a pointer to the typed field that holds it, its valid range and a doc
+// string that gives its unit. The YAML loader and `--set key=value` both go through set(), so a
+// sweep override is checked exactly like a file value. to_json() writes the resolved config.
+//
+// Errors (photon::Error): unknown key, value of the wrong type, value out of range or not one of
+// the allowed choices; the message names the key path (and the caller adds the file).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace photon {
+
+class ParamSet {
+ public:
+  enum class Kind { UInt, UInt32, Double, Bool, Choice, Text };
+
+  struct Param {
+    std::string path;
+    Kind kind;
+    void* target;
+    double min = 0, max = 0;                         // UInt, UInt32 and Double: inclusive range
+    std::vector<std::string> choices;                // Choice
+    std::string doc;                                 // meaning and unit
+    std::function<void(const std::string&)> on_set;  // Choice: e.g. apply a preset
+  };
+
+  void add_uint(const std::string& path, uint64_t* v, uint64_t min, uint64_t max, std::string doc);
+  void add_uint(const std::string& path, uint32_t* v, uint32_t min, uint32_t max, std::string doc);
+  void add_double(const std::string& path, double* v, double min, double max, std::string doc);
+  void add_bool(const std::string& path, bool* v, std::string doc);
+  void add_choice(const std::string& path, std::string* v, std::vector<std::string> choices, std::string doc,
+                  std::function<void(const std::string&)> on_set = {});
+  void add_text(const std::string& path, std::string* v, std::string doc);
+
+  /// Parses `text` (YAML scalar syntax: 42, 0x40, 1.5e3, true, name) for `path` and stores it.
+  void set(const std::string& path, const std::string& text);
+  bool has(const std::string& path) const { return params_.count(path) != 0; }
+  const Param& param(const std::string& path) const;
+  /// Current value as JSON (number, bool or string).
+  nlohmann::json value(const std::string& path) const;
+  /// Nested JSON object of every parameter's current value ("a.b.c" -> {"a":{"b":{"c":v}}}).
+  nlohmann::json to_json() const;
+  /// Every parameter in path order (for docs and `photon config --list`).
+  const std::map<std::string, Param>& params() const { return params_; }
+
+ private:
+  void add(Param p);
+  std::map<std::string, Param> params_;
+};
+
+}  // namespace photon

@@ -1,0 +1,113 @@
+// Platform: the whole accelerator, built from a PlatformConfig.
+//
+//   firmware CPU --ctrl--> ControlBus --> SYS, IRQ, SEM, QUEUE_{DMA,GEMM,NTT,VEC} register blocks
+//   firmware CPU --data--+
+//   DMA ---------data----+--> DataRouter --> HBM (noc.hbm_base), scratchpad (noc.scratchpad_base)
+//   optical GEMM, NTT and vector units read/write the scratchpad through its backing store.
+//
+// Use: construct (elaborates the SystemC hierarchy; one Platform per process, as SystemC allows
+// one elaboration), load() a program, run(). The host side of the protocol is done by load():
+// the commands are written into the ring at cpu.ring_base, data segments and fills into HBM,
+// SYS.RING_* set, and the doorbell rung at time 0.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "isa/program.h"
+#include "platform/engine.h"
+#include "platform/report/trace.h"
+#include "soc/platform_config.h"
+
+namespace photon {
+
+class Hbm;
+class Scratchpad;
+class DmaUnit;
+class ComputeUnit;
+class QueueUnit;
+class ControlBus;
+class DataRouter;
+class IrqController;
+class Semaphores;
+class CpuModel;
+class SysRegs;
+
+/// HBM bytes to fill with one fp32 value before the run (splat weights, e.g. ConstantOfShape).
+struct FloatFill {
+  uint64_t address = 0;  ///< data-NoC address
+  uint64_t count = 0;    ///< fp32 elements
+  float value = 0;
+};
+
+/// How a run ended.
+struct RunOutcome {
+  enum class Status { Done, UnitError, FirmwareError, Deadlock, Timeout, FirmwareFault, Watchdog }
+      status = Status::Done;
+  std::string message;  ///< one line: why it did not finish (empty when Done)
+  uint32_t failing_command = 0;
+  double simulated_time_ns = 0;
+};
+
+/// Factories for the compute engines (tests may substitute fakes).
+struct EngineFactories {
+  std::function<std::unique_ptr<Engine>(const PlatformConfig&)> gemm, ntt, vector;
+  static EngineFactories real();
+};
+
+class Platform {
+ public:
+  explicit Platform(const PlatformConfig& cfg, EngineFactories engines = EngineFactories::real());
+  ~Platform();
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+
+  /// Places the program's commands in the ring and its segments and `fills` in HBM. Throws Error
+  /// if the ring or a segment does not fit in HBM.
+  void load(const pcs::Program& program, const std::vector<FloatFill>& fills = {});
+  /// Runs to the END command, an error, or a deadlock (no event left while the firmware still
+  /// waits). `progress` (optional) is called with the simulated time between slices of
+  /// `slice_ns` simulated ns; `max_ns` = 0: no limit.
+  RunOutcome run(const std::function<void(double sim_ns)>& progress = {}, double max_ns = 0,
+                 double slice_ns = 100000.0);
+
+  /// cpu.model=rv32: serves GDB's remote protocol on 127.0.0.1:port (0: any free port) and
+  /// stops before the first instruction; returns the port. Throws Error for cpu.model=native.
+  int serve_gdb(int port);
+
+  /// Backdoor memory access at data-NoC addresses (HBM or scratchpad), no timing.
+  void read(uint64_t address, void* dst, uint64_t bytes) const;
+  void write(uint64_t address, const void* src, uint64_t bytes);
+
+  /// The report's platform sections: units, hbm, energy_pj, queues, firmware, ops.
+  nlohmann::json report(const RunOutcome& outcome) const;
+  const TraceRecorder& trace() const { return trace_; }
+  const PlatformConfig& config() const { return cfg_; }
+  const pcs::Program& program() const { return program_; }
+
+ private:
+  /// The four command queues: DMA, optical GEMM, NTT, vector.
+  std::array<const QueueUnit*, 4> queues() const;
+
+  PlatformConfig cfg_;
+  pcs::Program program_;
+  TraceRecorder trace_;
+  std::unique_ptr<IrqController> irq_;
+  std::unique_ptr<Semaphores> sems_;
+  std::unique_ptr<SysRegs> sys_;
+  std::unique_ptr<ControlBus> bus_;
+  std::unique_ptr<DataRouter> noc_;
+  std::unique_ptr<Hbm> hbm_;
+  std::unique_ptr<Scratchpad> spm_;
+  std::unique_ptr<DmaUnit> dma_;
+  std::unique_ptr<ComputeUnit> gemm_, ntt_, vec_;
+  std::unique_ptr<CpuModel> cpu_;
+};
+
+}  // namespace photon

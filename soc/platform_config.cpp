@@ -1,0 +1,42 @@
+#include "soc/platform_config.h"
+
+#include "base/error.h"
+
+namespace photon {
+
+void CpuConfig::declare(ParamSet& ps, const std::string& p) {
+  ps.add_double(p + ".clock_ghz", &clock_ghz, 0.01, 100, "firmware CPU clock, GHz");
+  ps.add_uint(p + ".mmio_latency_cycles", &mmio_latency_cycles, 0, 1000000,
+              "register access latency, CPU cycles");
+  ps.add_uint(p + ".dispatch_cycles", &dispatch_cycles, 0, 1000000, "firmware work per command, CPU cycles");
+  ps.add_uint(p + ".irq_latency_cycles", &irq_latency_cycles, 0, 1000000,
+              "interrupt entry latency, CPU cycles");
+  ps.add_uint(p + ".queue_depth", &queue_depth, 1, 65536, "hardware command queue entries per unit");
+  ps.add_uint(p + ".semaphores", &semaphores, 1, 4096, "hardware semaphores");
+  ps.add_uint(p + ".ring_base", &ring_base, 0, ~uint64_t(0) >> 1, "HBM address of the command ring, bytes");
+  ps.add_choice(p + ".model", &model, {"native", "rv32"},
+                "firmware CPU: native (host-compiled firmware) or rv32 (firmware ELF on the RV32IMC ISS)");
+  ps.add_text(p + ".firmware", &firmware, "rv32: firmware ELF file; empty: the one built with photon");
+  ps.add_double(p + ".watchdog_us", &watchdog_us, 0.001, 1e12,
+                "rv32: simulated time the firmware may run without finishing, us");
+  rv32.declare(ps, p + ".rv32");
+}
+
+void SimConfig::declare(ParamSet& ps, const std::string& p) {
+  ps.add_choice(p + ".mode", &mode, {"timing", "functional"},
+                "timing: no arithmetic; functional: data computed");
+  ps.add_double(p + ".quantum_ns", &quantum_ns, 0.001, 1e9, "temporal-decoupling quantum, ns");
+  ps.add_uint(p + ".seed", &seed, 0, ~uint64_t(0) >> 1, "global RNG seed");
+}
+
+void PlatformConfig::validate() const {
+  if (noc.scratchpad_base < noc.hbm_base + hbm.capacity_bytes() &&
+      noc.scratchpad_base + scratchpad.size_bytes() > noc.hbm_base)
+    throw Error("noc.scratchpad_base: scratchpad window overlaps HBM (" +
+                std::to_string(hbm.capacity_bytes()) + " bytes at noc.hbm_base)");
+  if (cpu.ring_base >= hbm.capacity_bytes())
+    throw Error("cpu.ring_base: command ring lies outside HBM capacity (" +
+                std::to_string(hbm.capacity_bytes()) + " bytes)");
+}
+
+}  // namespace photon

@@ -1,0 +1,91 @@
+// PlatformConfig: the assembled platform's typed configuration, one section per unit.
+//
+// Each section is the unit's own config struct (defaults, ranges and units in its declare());
+// sections() is the one list of them. load_platform_config(file, overrides) starts from the
+// defaults, applies the YAML file and then each "a.b.c=value" override (base/config_loader.h),
+// then validates every section and the cross-section rules. Errors name the file, the line:col
+// and the key path. The workloads' run configuration (workloads/config/run_config.h) extends this
+// with the lowerings' own sections.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/config_loader.h"
+#include "base/param_set.h"
+#include "models/dma/dma_config.h"
+#include "models/hbm/hbm_config.h"
+#include "models/ntt/ntt_config.h"
+#include "models/optical_gemm/optical_gemm_config.h"
+#include "models/rv32/rv32_config.h"
+#include "models/scratchpad/scratchpad_config.h"
+#include "models/vector/vector_config.h"
+#include "platform/noc/noc_config.h"
+
+namespace photon {
+
+/// Control bus and firmware CPU.
+struct CpuConfig {
+  double clock_ghz = 1.0;               ///< firmware CPU clock, GHz
+  uint32_t mmio_latency_cycles = 10;    ///< one register access over the control bus, CPU cycles
+  uint32_t dispatch_cycles = 50;        ///< firmware work to decode and route one command, CPU cycles
+  uint32_t irq_latency_cycles = 20;     ///< interrupt entry to handler, CPU cycles
+  uint32_t queue_depth = 16;            ///< per-unit hardware command queue entries
+  uint32_t semaphores = 64;             ///< hardware semaphores
+  uint64_t ring_base = 0x100000000ull;  ///< HBM address of the command ring (4 GiB)
+  /// Which implementation runs the firmware: native (firmware.c compiled for the host, costs
+  /// from dispatch_cycles and irq_latency_cycles) or rv32 (the firmware ELF on the RV32IMC
+  /// instruction-set simulator, costs from its cycle table, cpu.rv32.*).
+  std::string model = "native";
+  std::string firmware;       ///< rv32: firmware ELF; empty: the one built with photon
+  double watchdog_us = 1e6;   ///< rv32: simulated time the firmware may run without finishing, us
+  Rv32Config rv32;
+  void declare(ParamSet& ps, const std::string& p);
+};
+
+/// Simulation kernel settings.
+struct SimConfig {
+  std::string mode = "timing";  ///< timing | functional
+  double quantum_ns = 1000.0;   ///< temporal-decoupling quantum, ns
+  uint64_t seed = 1;            ///< global RNG seed
+  void declare(ParamSet& ps, const std::string& p);
+};
+
+struct PlatformConfig {
+  SimConfig sim;
+  NocConfig noc;
+  CpuConfig cpu;
+  HbmConfig hbm;
+  ScratchpadConfig scratchpad;
+  DmaConfig dma;
+  OpticalGemmConfig optical_gemm;
+  NttConfig ntt;
+  VectorConfig vector;
+
+  /// The one list of sections, in report order: calls f(name, section) for each.
+  template <class Self, class F>
+  static void sections(Self& self, F&& f) {
+    f("sim", self.sim);
+    f("noc", self.noc);
+    f("cpu", self.cpu);
+    f("hbm", self.hbm);
+    f("scratchpad", self.scratchpad);
+    f("dma", self.dma);
+    f("optical_gemm", self.optical_gemm);
+    f("ntt", self.ntt);
+    f("vector", self.vector);
+  }
+  /// Cross-section checks (e.g. the scratchpad window does not overlap HBM). Throws Error
+  /// naming the key.
+  void validate() const;
+};
+
+/// Loads `yaml_path` (may be empty: defaults only) and then the overrides, in order, and
+/// validates. Throws Error with context "<file>:<line>:<col>: <key>" or "--set <key>".
+inline PlatformConfig load_platform_config(const std::string& yaml_path,
+                                           const std::vector<std::string>& overrides) {
+  return load_config<PlatformConfig>(yaml_path, overrides);
+}
+
+}  // namespace photon
