@@ -4,14 +4,14 @@
 // robust on a shared machine). Checks the CRC against a
 // host computation of the same loop. Usage: build/bench/rv32_bench [FIRMWARE.elf]
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
+#include "firmware/rv32/rv32_memory_map.h"
 #include "models/rv32/elf_image.h"
 #include "models/rv32/rv32_core.h"
-#include "firmware/rv32/rv32_memory_map.h"
 
 namespace {
 
@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> rom(RV32_ROM_DEFAULT_BYTES), ram(RV32_RAM_DEFAULT_BYTES);
   for (const auto& s : elf.segments()) {
     auto& mem = s.addr >= RV32_RAM_BASE ? ram : rom;
-    std::memcpy(mem.data() + (s.addr - (s.addr >= RV32_RAM_BASE ? RV32_RAM_BASE : RV32_ROM_BASE)), s.bytes.data(),
-                s.bytes.size());
+    std::memcpy(mem.data() + (s.addr - (s.addr >= RV32_RAM_BASE ? RV32_RAM_BASE : RV32_ROM_BASE)),
+                s.bytes.data(), s.bytes.size());
   }
   NoBus bus;
   Rv32Core core(Timing{}, bus);
@@ -61,9 +61,10 @@ int main(int argc, char** argv) {
   const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
   uint32_t crc = 0;
   std::memcpy(&crc, ram.data() + (*elf.symbol("crc_result") - RV32_RAM_BASE), 4);
-  std::printf("rv32 core: %llu instructions, %llu cycles in %.3f s wall, %.3f s CPU: %.0f MIPS per CPU "
-              "second (crc %08x, %s)\n",
-              (unsigned long long)core.instret(), (unsigned long long)core.cycles(), wall, cpu,
-              double(core.instret()) / cpu / 1e6, crc, crc == host_crc() ? "matches the host" : "WRONG");
+  std::printf(
+      "rv32 core: %llu instructions, %llu cycles in %.3f s wall, %.3f s CPU: %.0f MIPS per CPU "
+      "second (crc %08x, %s)\n",
+      (unsigned long long)core.instret(), (unsigned long long)core.cycles(), wall, cpu,
+      double(core.instret()) / cpu / 1e6, crc, crc == host_crc() ? "matches the host" : "WRONG");
   return s == Stop::Halt && crc == host_crc() ? 0 : 1;
 }

@@ -47,8 +47,7 @@ class CpuModel {
   /// Tells the CPU where the command ring is, so that it can attribute its cost to the kind of
   /// each command it fetches: entry i of the ring (`entry_bytes` each from data-NoC address
   /// `base`) has kind `kinds[i]`, named `kind_names[kinds[i]]`.
-  virtual void set_command_ring(uint64_t /*base*/, uint32_t /*entry_bytes*/,
-                                std::vector<uint8_t> /*kinds*/,
+  virtual void set_command_ring(uint64_t /*base*/, uint32_t /*entry_bytes*/, std::vector<uint8_t> /*kinds*/,
                                 std::vector<std::string> /*kind_names*/) {}
   /// Report fields of this implementation (merged into the report's "firmware" section).
   virtual nlohmann::json report() const { return nlohmann::json::object(); }

@@ -179,7 +179,8 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   sys.set("RING_TAIL", uint32_t(n));
   irq_->raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT);  // the host rings the doorbell at time 0
   // Ring entries by kind, so that the firmware CPU can attribute its cost per command kind.
-  static const std::vector<std::string> kind_names = {"end", "fence", "signal", "wait", "dma", "gemm", "ntt", "vector"};
+  static const std::vector<std::string> kind_names = {"end", "fence", "signal", "wait",
+                                                      "dma", "gemm",  "ntt",    "vector"};
   std::vector<uint8_t> kinds(n);
   for (uint64_t i = 0; i < n; ++i) {
     const pcs::Opcode op = program.commands[i].opcode;

@@ -48,8 +48,15 @@ struct FloatFill {
 
 /// How a run ended.
 struct RunOutcome {
-  enum class Status { Done, UnitError, FirmwareError, Deadlock, Timeout, FirmwareFault, Watchdog }
-      status = Status::Done;
+  enum class Status {
+    Done,
+    UnitError,
+    FirmwareError,
+    Deadlock,
+    Timeout,
+    FirmwareFault,
+    Watchdog
+  } status = Status::Done;
   std::string message;  ///< one line: why it did not finish (empty when Done)
   uint32_t failing_command = 0;
   double simulated_time_ns = 0;

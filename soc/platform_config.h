@@ -38,8 +38,8 @@ struct CpuConfig {
   /// from dispatch_cycles and irq_latency_cycles) or rv32 (the firmware ELF on the RV32IMC
   /// instruction-set simulator, costs from its cycle table, cpu.rv32.*).
   std::string model = "native";
-  std::string firmware;       ///< rv32: firmware ELF; empty: the one built with photon
-  double watchdog_us = 1e6;   ///< rv32: simulated time the firmware may run without finishing, us
+  std::string firmware;      ///< rv32: firmware ELF; empty: the one built with photon
+  double watchdog_us = 1e6;  ///< rv32: simulated time the firmware may run without finishing, us
   Rv32Config rv32;
   void declare(ParamSet& ps, const std::string& p);
 };

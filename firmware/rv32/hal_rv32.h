@@ -8,7 +8,7 @@
 
 #include "firmware/rv32/rv32_memory_map.h"
 
-#define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+#define REG32(addr) (*(volatile uint32_t*)(uintptr_t)(addr))
 
 static inline uint32_t hal_read32(uint32_t addr) { return REG32(RV32_MMIO_BASE + addr); }
 
@@ -18,7 +18,7 @@ static inline void hal_write32(uint32_t addr, uint32_t value) { REG32(RV32_MMIO_
  * aperture size) only when `addr` lies outside it. */
 static uint64_t hal_window = 0;
 
-static inline void hal_read_mem(uint64_t addr, void *dst, uint32_t bytes) {
+static inline void hal_read_mem(uint64_t addr, void* dst, uint32_t bytes) {
   const uint64_t base = addr & ~(uint64_t)(RV32_DATA_BYTES - 1);
   if (base != hal_window) {
     REG32(RV32_CPUCTL_BASE + RV32_CPUCTL_DATA_WINDOW_LO) = (uint32_t)base;
@@ -27,8 +27,9 @@ static inline void hal_read_mem(uint64_t addr, void *dst, uint32_t bytes) {
   }
   /* fence: the line buffer may hold data older than the memory. */
   __asm__ volatile("fence" ::: "memory");
-  const volatile uint32_t *src = (const volatile uint32_t *)(uintptr_t)(RV32_DATA_BASE + (uint32_t)(addr - base));
-  uint32_t *out = (uint32_t *)dst;
+  const volatile uint32_t* src =
+      (const volatile uint32_t*)(uintptr_t)(RV32_DATA_BASE + (uint32_t)(addr - base));
+  uint32_t* out = (uint32_t*)dst;
   for (uint32_t i = 0; i < bytes / 4; ++i) out[i] = src[i];
 }
 

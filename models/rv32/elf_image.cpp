@@ -43,8 +43,10 @@ ElfImage ElfImage::load(const std::string& path) {
     GElf_Ehdr eh;
     if (!gelf_getehdr(h.elf, &eh)) throw Error("unreadable ELF header: " + elf_msg());
     if (eh.e_ident[EI_DATA] != ELFDATA2LSB) throw Error("not a little-endian ELF file");
-    if (eh.e_machine != EM_RISCV) throw Error("not a RISC-V ELF file (e_machine " + std::to_string(eh.e_machine) + ")");
-    if (eh.e_type != ET_EXEC) throw Error("not an executable ELF file (a relocatable object or shared library?)");
+    if (eh.e_machine != EM_RISCV)
+      throw Error("not a RISC-V ELF file (e_machine " + std::to_string(eh.e_machine) + ")");
+    if (eh.e_type != ET_EXEC)
+      throw Error("not an executable ELF file (a relocatable object or shared library?)");
 
     ElfImage img;
     img.path_ = path;

@@ -18,10 +18,10 @@ namespace photon::rv32 {
 /// flash tools do); the program's start-up code is what copies .data to its run address and
 /// clears .bss, whose run range is [vaddr, vaddr + mem_bytes).
 struct ElfSegment {
-  uint32_t addr = 0;            ///< load (physical) address p_paddr, bytes
-  uint32_t vaddr = 0;           ///< run (virtual) address p_vaddr, bytes
-  std::vector<uint8_t> bytes;   ///< file contents (p_filesz bytes)
-  uint32_t mem_bytes = 0;       ///< p_memsz, bytes
+  uint32_t addr = 0;           ///< load (physical) address p_paddr, bytes
+  uint32_t vaddr = 0;          ///< run (virtual) address p_vaddr, bytes
+  std::vector<uint8_t> bytes;  ///< file contents (p_filesz bytes)
+  uint32_t mem_bytes = 0;      ///< p_memsz, bytes
   bool executable = false, writable = false;
 };
 

@@ -7,9 +7,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -21,18 +21,17 @@ namespace {
 
 // Register names of GDB's own riscv target description (gdb/features/riscv/32bit-cpu.xml) and
 // the CSRs offered after them (numbers as in rv32_core.cpp).
-const char* const kGprNames[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
-                                   "fp",   "s1", "a0", "a1", "a2", "a3", "a4", "a5",
-                                   "a6",   "a7", "s2", "s3", "s4", "s5", "s6", "s7",
-                                   "s8",   "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+const char* const kGprNames[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "fp", "s1", "a0",
+                                   "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+                                   "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
 struct CsrName {
   const char* name;
   uint32_t number;
 };
-const CsrName kCsrs[] = {{"mstatus", 0x300}, {"misa", 0x301}, {"mie", 0x304}, {"mtvec", 0x305},
-                         {"mscratch", 0x340}, {"mepc", 0x341}, {"mcause", 0x342},
-                         {"mtval", 0x343}, {"mip", 0x344}, {"mcycle", 0xB00},
-                         {"minstret", 0xB02}, {"mcycleh", 0xB80}, {"minstreth", 0xB82}};
+const CsrName kCsrs[] = {{"mstatus", 0x300},  {"misa", 0x301},   {"mie", 0x304},      {"mtvec", 0x305},
+                         {"mscratch", 0x340}, {"mepc", 0x341},   {"mcause", 0x342},   {"mtval", 0x343},
+                         {"mip", 0x344},      {"mcycle", 0xB00}, {"minstret", 0xB02}, {"mcycleh", 0xB80},
+                         {"minstreth", 0xB82}};
 
 std::string target_xml() {
   std::string x =
@@ -40,7 +39,10 @@ std::string target_xml() {
       "<architecture>riscv:rv32</architecture><feature name=\"org.gnu.gdb.riscv.cpu\">";
   for (unsigned i = 0; i < 32; ++i)
     x += std::string("<reg name=\"") + kGprNames[i] + "\" bitsize=\"32\" type=\"" +
-         (i == 1 ? "code_ptr" : i == 2 ? "data_ptr" : "int") + "\" regnum=\"" + std::to_string(i) + "\"/>";
+         (i == 1   ? "code_ptr"
+          : i == 2 ? "data_ptr"
+                   : "int") +
+         "\" regnum=\"" + std::to_string(i) + "\"/>";
   x += "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\" regnum=\"32\"/></feature>"
        "<feature name=\"org.gnu.gdb.riscv.csr\">";
   unsigned n = 33;
@@ -110,9 +112,7 @@ void GdbServer::close_connection() {
 }
 
 void GdbServer::accept_connection() {
-  do {
-    conn_ = ::accept(listen_fd_, nullptr, nullptr);
-  } while (conn_ < 0 && errno == EINTR);
+  do { conn_ = ::accept(listen_fd_, nullptr, nullptr); } while (conn_ < 0 && errno == EINTR);
   if (conn_ < 0) throw Error(std::string("--gdb: accept failed: ") + std::strerror(errno));
   int one = 1;
   ::setsockopt(conn_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -149,9 +149,7 @@ bool GdbServer::read_packet(std::string& out) {
     }
     char buf[4096];
     ssize_t n;
-    do {
-      n = ::recv(conn_, buf, sizeof buf, 0);
-    } while (n < 0 && errno == EINTR);
+    do { n = ::recv(conn_, buf, sizeof buf, 0); } while (n < 0 && errno == EINTR);
     if (n <= 0) return false;
     rx_.append(buf, size_t(n));
   }
@@ -168,9 +166,7 @@ void GdbServer::send_packet(const std::string& body) {
     if (no_ack_) return;
     char c = 0;
     ssize_t n;
-    do {
-      n = ::recv(conn_, &c, 1, 0);
-    } while (n < 0 && errno == EINTR);
+    do { n = ::recv(conn_, &c, 1, 0); } while (n < 0 && errno == EINTR);
     if (n <= 0 || c == '+') return;
   }
 }
@@ -292,7 +288,8 @@ std::string GdbServer::handle(GdbTarget& t, const std::string& p, Resume& resume
           pos >= p.size() || p[pos++] != ':' || p.size() < pos + 2 * l)
         return "E01";
       std::vector<uint8_t> buf(static_cast<size_t>(l));
-      for (size_t i = 0; i < l; ++i) buf[i] = uint8_t(hexval(p[pos + 2 * i]) * 16 + hexval(p[pos + 2 * i + 1]));
+      for (size_t i = 0; i < l; ++i)
+        buf[i] = uint8_t(hexval(p[pos + 2 * i]) * 16 + hexval(p[pos + 2 * i + 1]));
       return t.write_mem(uint32_t(a), buf.data(), unsigned(l)) ? "OK" : "E14";
     }
     case 'Z':
@@ -300,8 +297,10 @@ std::string GdbServer::handle(GdbTarget& t, const std::string& p, Resume& resume
       if (p.size() < 4 || (p[1] != '0' && p[1] != '1') || p[2] != ',') return "";
       pos = 3;
       if (!parse_hex(p, pos, a)) return "E01";
-      if (p[0] == 'Z') t.insert_breakpoint(uint32_t(a));
-      else t.remove_breakpoint(uint32_t(a));
+      if (p[0] == 'Z')
+        t.insert_breakpoint(uint32_t(a));
+      else
+        t.remove_breakpoint(uint32_t(a));
       return "OK";
     }
     case 'c':
@@ -328,7 +327,8 @@ std::string GdbServer::handle(GdbTarget& t, const std::string& p, Resume& resume
       if (p.rfind("qSupported", 0) == 0) return "PacketSize=4000;qXfer:features:read+;QStartNoAckMode+";
       if (p.rfind("qXfer:features:read:target.xml:", 0) == 0) {
         pos = std::strlen("qXfer:features:read:target.xml:");
-        if (!parse_hex(p, pos, a) || pos >= p.size() || p[pos++] != ',' || !parse_hex(p, pos, l)) return "E01";
+        if (!parse_hex(p, pos, a) || pos >= p.size() || p[pos++] != ',' || !parse_hex(p, pos, l))
+          return "E01";
         const std::string x = target_xml();
         if (a >= x.size()) return "l";
         const std::string part = x.substr(size_t(a), size_t(l));

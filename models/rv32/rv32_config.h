@@ -31,9 +31,9 @@ struct Rv32Config {
   /// Misaligned loads and stores: "split" performs them as two aligned accesses costing one
   /// extra cycle (as Ibex does); "trap" raises the address-misaligned exception.
   std::string misaligned = "split";
-  uint32_t rom_kib = 64;     ///< boot ROM (code, read-only data), KiB
-  uint32_t ram_kib = 64;     ///< tightly coupled data RAM (data, bss, stack), KiB
-  double mtime_mhz = 1000;   ///< machine timer (mtime) rate, MHz (1000: one tick per ns)
+  uint32_t rom_kib = 64;    ///< boot ROM (code, read-only data), KiB
+  uint32_t ram_kib = 64;    ///< tightly coupled data RAM (data, bss, stack), KiB
+  double mtime_mhz = 1000;  ///< machine timer (mtime) rate, MHz (1000: one tick per ns)
 
   void declare(ParamSet& ps, const std::string& prefix);
 };

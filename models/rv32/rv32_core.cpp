@@ -8,28 +8,56 @@ namespace {
 
 // CSR numbers (Privileged ISA 20211203, tables 2.2-2.6; Debug spec 0.13.2 for the triggers).
 enum Csr : uint32_t {
-  kMstatus = 0x300, kMisa = 0x301, kMie = 0x304, kMtvec = 0x305, kMstatush = 0x310,
-  kMcountinhibit = 0x320, kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343,
-  kMip = 0x344, kTselect = 0x7A0, kTdata1 = 0x7A1, kTdata2 = 0x7A2, kTdata3 = 0x7A3,
-  kMcycle = 0xB00, kMinstret = 0xB02, kMcycleh = 0xB80, kMinstreth = 0xB82,
-  kCycle = 0xC00, kTime = 0xC01, kInstret = 0xC02, kCycleh = 0xC80, kTimeh = 0xC81,
-  kInstreth = 0xC82, kMvendorid = 0xF11, kMarchid = 0xF12, kMimpid = 0xF13, kMhartid = 0xF14,
+  kMstatus = 0x300,
+  kMisa = 0x301,
+  kMie = 0x304,
+  kMtvec = 0x305,
+  kMstatush = 0x310,
+  kMcountinhibit = 0x320,
+  kMscratch = 0x340,
+  kMepc = 0x341,
+  kMcause = 0x342,
+  kMtval = 0x343,
+  kMip = 0x344,
+  kTselect = 0x7A0,
+  kTdata1 = 0x7A1,
+  kTdata2 = 0x7A2,
+  kTdata3 = 0x7A3,
+  kMcycle = 0xB00,
+  kMinstret = 0xB02,
+  kMcycleh = 0xB80,
+  kMinstreth = 0xB82,
+  kCycle = 0xC00,
+  kTime = 0xC01,
+  kInstret = 0xC02,
+  kCycleh = 0xC80,
+  kTimeh = 0xC81,
+  kInstreth = 0xC82,
+  kMvendorid = 0xF11,
+  kMarchid = 0xF12,
+  kMimpid = 0xF13,
+  kMhartid = 0xF14,
   kMconfigptr = 0xF15,
 };
 constexpr uint32_t kMisaValue = (1u << 30) | (1u << ('I' - 'A')) | (1u << ('M' - 'A')) |
                                 (1u << ('C' - 'A'));  // MXL = 1 (32-bit), I, M, C
 constexpr uint32_t kMstatusMie = 1u << 3, kMstatusMpie = 1u << 7, kMstatusMpp = 3u << 11;
-constexpr uint32_t kMieWritable = (1u << kMachineSoftware) | (1u << kMachineTimer) |
-                                  (1u << kMachineExternal);
+constexpr uint32_t kMieWritable = (1u << kMachineSoftware) | (1u << kMachineTimer) | (1u << kMachineExternal);
 
-inline uint32_t rd32(const uint8_t* p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
-inline uint16_t rd16(const uint8_t* p) { uint16_t v; std::memcpy(&v, p, 2); return v; }
+inline uint32_t rd32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+inline uint16_t rd16(const uint8_t* p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
 
 }  // namespace
 
-Rv32Core::Rv32Core(const Timing& timing, Rv32Bus& bus) : timing_(timing), bus_(bus) {
-  regions_.reserve(4);
-}
+Rv32Core::Rv32Core(const Timing& timing, Rv32Bus& bus) : timing_(timing), bus_(bus) { regions_.reserve(4); }
 
 void Rv32Core::add_region(const MemRegion& m) {
   Region r;
@@ -113,9 +141,12 @@ inline bool Rv32Core::load_aligned(uint32_t addr, unsigned bytes, uint32_t& v) {
   }
   if (r) {
     const uint8_t* p = r->m.data + (addr - r->m.base);
-    if (bytes == 4) v = rd32(p);
-    else if (bytes == 2) v = rd16(p);
-    else v = *p;
+    if (bytes == 4)
+      v = rd32(p);
+    else if (bytes == 2)
+      v = rd16(p);
+    else
+      v = *p;
     return true;
   }
   return bus_.load(addr, bytes, v);
@@ -150,7 +181,10 @@ inline bool Rv32Core::load(uint32_t addr, unsigned bytes, uint32_t& v, bool& mis
   uint32_t out = 0;
   for (unsigned i = 0; i < bytes; ++i) {
     Region* r = region_of(addr + i, 1);
-    if (!r) { misaligned = false; return false; }
+    if (!r) {
+      misaligned = false;
+      return false;
+    }
     out |= uint32_t(r->m.data[addr + i - r->m.base]) << (8 * i);
   }
   v = out;
@@ -165,7 +199,10 @@ inline bool Rv32Core::store(uint32_t addr, unsigned bytes, uint32_t v, bool& mis
   if (!timing_.misaligned_split) return false;
   for (unsigned i = 0; i < bytes; ++i) {  // check every byte first: a faulting store writes none
     Region* r = region_of(addr + i, 1);
-    if (!r || !r->m.writable) { misaligned = false; return false; }
+    if (!r || !r->m.writable) {
+      misaligned = false;
+      return false;
+    }
   }
   for (unsigned i = 0; i < bytes; ++i) store_aligned(addr + i, 1, (v >> (8 * i)) & 0xFF);
   cycles_ += 1;
@@ -220,22 +257,32 @@ bool Rv32Core::read_csr(uint32_t csr, uint32_t& v) const {
     case kMisa: v = kMisaValue; return true;
     case kMie: v = mie_; return true;
     case kMtvec: v = mtvec_; return true;
-    case kMstatush: case kMcountinhibit: v = 0; return true;
+    case kMstatush:
+    case kMcountinhibit: v = 0; return true;
     case kMscratch: v = mscratch_; return true;
     case kMepc: v = mepc_; return true;
     case kMcause: v = mcause_; return true;
     case kMtval: v = mtval_; return true;
     case kMip: v = mip_; return true;
-    case kTselect: case kTdata1: case kTdata2: case kTdata3: v = 0; return true;
-    case kMcycle: case kCycle: v = uint32_t(mcycle); return true;
-    case kMcycleh: case kCycleh: v = uint32_t(mcycle >> 32); return true;
-    case kMinstret: case kInstret: v = uint32_t(minstret); return true;
-    case kMinstreth: case kInstreth: v = uint32_t(minstret >> 32); return true;
+    case kTselect:
+    case kTdata1:
+    case kTdata2:
+    case kTdata3: v = 0; return true;
+    case kMcycle:
+    case kCycle: v = uint32_t(mcycle); return true;
+    case kMcycleh:
+    case kCycleh: v = uint32_t(mcycle >> 32); return true;
+    case kMinstret:
+    case kInstret: v = uint32_t(minstret); return true;
+    case kMinstreth:
+    case kInstreth: v = uint32_t(minstret >> 32); return true;
     case kTime: v = uint32_t(bus_.mtime()); return true;
     case kTimeh: v = uint32_t(bus_.mtime() >> 32); return true;
-    case kMvendorid: case kMarchid: case kMimpid: case kMhartid: case kMconfigptr:
-      v = 0;
-      return true;
+    case kMvendorid:
+    case kMarchid:
+    case kMimpid:
+    case kMhartid:
+    case kMconfigptr: v = 0; return true;
     default:
       // mhpmcounter3-31[h], mhpmevent3-31 and hpmcounter3-31[h]: present, hardwired to zero.
       if ((csr >= 0xB03 && csr <= 0xB1F) || (csr >= 0xB83 && csr <= 0xB9F) ||
@@ -264,18 +311,20 @@ bool Rv32Core::csr_op(uint32_t csr, uint32_t operand, int kind, bool writes, uin
     case kMepc: mepc_ = v & ~1u; break;  // IALIGN = 16
     case kMcause: mcause_ = v; break;
     case kMtval: mtval_ = v; break;
-    case kMcycle: case kMcycleh: {
+    case kMcycle:
+    case kMcycleh: {
       const uint64_t cur = cycles_ + uint64_t(mcycle_offset_);
-      const uint64_t nv = csr == kMcycle ? (cur & ~0xFFFFFFFFull) | v
-                                         : (cur & 0xFFFFFFFFull) | (uint64_t(v) << 32);
+      const uint64_t nv =
+          csr == kMcycle ? (cur & ~0xFFFFFFFFull) | v : (cur & 0xFFFFFFFFull) | (uint64_t(v) << 32);
       mcycle_offset_ = int64_t(nv - cycles_);
       break;
     }
-    case kMinstret: case kMinstreth: {
+    case kMinstret:
+    case kMinstreth: {
       // The writing instruction itself is not counted: the value after it is the value written.
       const uint64_t cur = instret_ + uint64_t(minstret_offset_);
-      const uint64_t nv = csr == kMinstret ? (cur & ~0xFFFFFFFFull) | v
-                                           : (cur & 0xFFFFFFFFull) | (uint64_t(v) << 32);
+      const uint64_t nv =
+          csr == kMinstret ? (cur & ~0xFFFFFFFFull) | v : (cur & 0xFFFFFFFFull) | (uint64_t(v) << 32);
       minstret_offset_ = int64_t(nv - (instret_ + 1));
       break;
     }
@@ -301,7 +350,7 @@ Stop Rv32Core::run_loop() {
   while (cycles_ < limit_) {
     if (irq_ready_) {
       const uint32_t p = mip_ & mie_;
-      const uint32_t code = (p & (1u << kMachineExternal)) ? kMachineExternal
+      const uint32_t code = (p & (1u << kMachineExternal))   ? kMachineExternal
                             : (p & (1u << kMachineSoftware)) ? kMachineSoftware
                                                              : kMachineTimer;
       in_trap_entry_ = false;
@@ -344,53 +393,59 @@ Stop Rv32Core::run_loop() {
         return Stop::Breakpoint;
       case Op::Lui: x_[in->rd] = imm; break;
       case Op::Auipc: x_[in->rd] = pc_ + imm; break;
-      case Op::Jal: x_[in->rd] = next; next = pc_ + imm; break;
-      case Op::Jalr: x_[in->rd] = next; next = (a + imm) & ~1u; break;
-#define PHOTON_BRANCH(OP, COND)                                           \
-  case Op::OP:                                                            \
-    if (COND) {                                                           \
-      next = pc_ + imm;                                                   \
-      cycles_ += timing_.branch_taken - in->cycles;                       \
-    }                                                                     \
+      case Op::Jal:
+        x_[in->rd] = next;
+        next = pc_ + imm;
+        break;
+      case Op::Jalr:
+        x_[in->rd] = next;
+        next = (a + imm) & ~1u;
+        break;
+#define PHOTON_BRANCH(OP, COND)                     \
+  case Op::OP:                                      \
+    if (COND) {                                     \
+      next = pc_ + imm;                             \
+      cycles_ += timing_.branch_taken - in->cycles; \
+    }                                               \
     break;
-      PHOTON_BRANCH(Beq, a == b)
-      PHOTON_BRANCH(Bne, a != b)
-      PHOTON_BRANCH(Blt, int32_t(a) < int32_t(b))
-      PHOTON_BRANCH(Bge, int32_t(a) >= int32_t(b))
-      PHOTON_BRANCH(Bltu, a < b)
-      PHOTON_BRANCH(Bgeu, a >= b)
+        PHOTON_BRANCH(Beq, a == b)
+        PHOTON_BRANCH(Bne, a != b)
+        PHOTON_BRANCH(Blt, int32_t(a) < int32_t(b))
+        PHOTON_BRANCH(Bge, int32_t(a) >= int32_t(b))
+        PHOTON_BRANCH(Bltu, a < b)
+        PHOTON_BRANCH(Bgeu, a >= b)
 #undef PHOTON_BRANCH
-#define PHOTON_LOAD(OP, BYTES, EXT)                                                         \
-  case Op::OP: {                                                                            \
-    uint32_t v;                                                                             \
-    const uint32_t addr = a + imm;                                                          \
-    if (!load(addr, BYTES, v, misaligned)) {                                                \
-      cycles_ -= in->cycles;                                                                \
-      take_trap(misaligned ? kLoadMisaligned : kLoadAccessFault, addr);                     \
-      continue;                                                                             \
-    }                                                                                       \
-    x_[in->rd] = EXT;                                                                       \
-    break;                                                                                  \
+#define PHOTON_LOAD(OP, BYTES, EXT)                                     \
+  case Op::OP: {                                                        \
+    uint32_t v;                                                         \
+    const uint32_t addr = a + imm;                                      \
+    if (!load(addr, BYTES, v, misaligned)) {                            \
+      cycles_ -= in->cycles;                                            \
+      take_trap(misaligned ? kLoadMisaligned : kLoadAccessFault, addr); \
+      continue;                                                         \
+    }                                                                   \
+    x_[in->rd] = EXT;                                                   \
+    break;                                                              \
   }
-      PHOTON_LOAD(Lb, 1, uint32_t(int32_t(int8_t(v))))
-      PHOTON_LOAD(Lh, 2, uint32_t(int32_t(int16_t(v))))
-      PHOTON_LOAD(Lw, 4, v)
-      PHOTON_LOAD(Lbu, 1, v)
-      PHOTON_LOAD(Lhu, 2, v)
+        PHOTON_LOAD(Lb, 1, uint32_t(int32_t(int8_t(v))))
+        PHOTON_LOAD(Lh, 2, uint32_t(int32_t(int16_t(v))))
+        PHOTON_LOAD(Lw, 4, v)
+        PHOTON_LOAD(Lbu, 1, v)
+        PHOTON_LOAD(Lhu, 2, v)
 #undef PHOTON_LOAD
-#define PHOTON_STORE(OP, BYTES)                                                             \
-  case Op::OP: {                                                                            \
-    const uint32_t addr = a + imm;                                                          \
-    if (!store(addr, BYTES, BYTES == 4 ? b : b & ((1u << (8 * BYTES)) - 1), misaligned)) {  \
-      cycles_ -= in->cycles;                                                                \
-      take_trap(misaligned ? kStoreMisaligned : kStoreAccessFault, addr);                   \
-      continue;                                                                             \
-    }                                                                                       \
-    break;                                                                                  \
+#define PHOTON_STORE(OP, BYTES)                                                            \
+  case Op::OP: {                                                                           \
+    const uint32_t addr = a + imm;                                                         \
+    if (!store(addr, BYTES, BYTES == 4 ? b : b & ((1u << (8 * BYTES)) - 1), misaligned)) { \
+      cycles_ -= in->cycles;                                                               \
+      take_trap(misaligned ? kStoreMisaligned : kStoreAccessFault, addr);                  \
+      continue;                                                                            \
+    }                                                                                      \
+    break;                                                                                 \
   }
-      PHOTON_STORE(Sb, 1)
-      PHOTON_STORE(Sh, 2)
-      PHOTON_STORE(Sw, 4)
+        PHOTON_STORE(Sb, 1)
+        PHOTON_STORE(Sh, 2)
+        PHOTON_STORE(Sw, 4)
 #undef PHOTON_STORE
       case Op::Addi: x_[in->rd] = a + imm; break;
       case Op::Slti: x_[in->rd] = int32_t(a) < int32_t(imm); break;
@@ -412,23 +467,17 @@ Stop Rv32Core::run_loop() {
       case Op::Or: x_[in->rd] = a | b; break;
       case Op::And: x_[in->rd] = a & b; break;
       case Op::Mul: x_[in->rd] = a * b; break;
-      case Op::Mulh:
-        x_[in->rd] = uint32_t(uint64_t(int64_t(int32_t(a)) * int64_t(int32_t(b))) >> 32);
-        break;
+      case Op::Mulh: x_[in->rd] = uint32_t(uint64_t(int64_t(int32_t(a)) * int64_t(int32_t(b))) >> 32); break;
       case Op::Mulhsu:
         x_[in->rd] = uint32_t(uint64_t(int64_t(int32_t(a)) * int64_t(uint64_t(b))) >> 32);
         break;
       case Op::Mulhu: x_[in->rd] = uint32_t((uint64_t(a) * uint64_t(b)) >> 32); break;
       case Op::Div:
-        x_[in->rd] = b == 0 ? ~0u
-                     : (a == 0x80000000u && b == ~0u) ? a
-                                                      : uint32_t(int32_t(a) / int32_t(b));
+        x_[in->rd] = b == 0 ? ~0u : (a == 0x80000000u && b == ~0u) ? a : uint32_t(int32_t(a) / int32_t(b));
         break;
       case Op::Divu: x_[in->rd] = b == 0 ? ~0u : a / b; break;
       case Op::Rem:
-        x_[in->rd] = b == 0 ? a
-                     : (a == 0x80000000u && b == ~0u) ? 0
-                                                      : uint32_t(int32_t(a) % int32_t(b));
+        x_[in->rd] = b == 0 ? a : (a == 0x80000000u && b == ~0u) ? 0 : uint32_t(int32_t(a) % int32_t(b));
         break;
       case Op::Remu: x_[in->rd] = b == 0 ? a : a % b; break;
       case Op::Fence: bus_.fence(); break;
@@ -454,23 +503,23 @@ Stop Rv32Core::run_loop() {
           wfi_ = true;
         }
         break;
-#define PHOTON_CSR(OP, OPERAND, KIND, WRITES)                                 \
-  case Op::OP: {                                                              \
-    uint32_t old;                                                             \
-    if (!csr_op(uint32_t(in->imm), OPERAND, KIND, WRITES, old)) {             \
-      cycles_ -= in->cycles;                                                  \
-      take_trap(kIllegalInsn, in->raw);                                       \
-      continue;                                                               \
-    }                                                                         \
-    x_[in->rd] = old;                                                         \
-    break;                                                                    \
+#define PHOTON_CSR(OP, OPERAND, KIND, WRITES)                     \
+  case Op::OP: {                                                  \
+    uint32_t old;                                                 \
+    if (!csr_op(uint32_t(in->imm), OPERAND, KIND, WRITES, old)) { \
+      cycles_ -= in->cycles;                                      \
+      take_trap(kIllegalInsn, in->raw);                           \
+      continue;                                                   \
+    }                                                             \
+    x_[in->rd] = old;                                             \
+    break;                                                        \
   }
-      PHOTON_CSR(Csrrw, a, 0, true)
-      PHOTON_CSR(Csrrs, a, 1, in->rs1 != 0)
-      PHOTON_CSR(Csrrc, a, 2, in->rs1 != 0)
-      PHOTON_CSR(Csrrwi, in->rs1, 0, true)
-      PHOTON_CSR(Csrrsi, in->rs1, 1, in->rs1 != 0)
-      PHOTON_CSR(Csrrci, in->rs1, 2, in->rs1 != 0)
+        PHOTON_CSR(Csrrw, a, 0, true)
+        PHOTON_CSR(Csrrs, a, 1, in->rs1 != 0)
+        PHOTON_CSR(Csrrc, a, 2, in->rs1 != 0)
+        PHOTON_CSR(Csrrwi, in->rs1, 0, true)
+        PHOTON_CSR(Csrrsi, in->rs1, 1, in->rs1 != 0)
+        PHOTON_CSR(Csrrci, in->rs1, 2, in->rs1 != 0)
 #undef PHOTON_CSR
     }
     x_[0] = 0;

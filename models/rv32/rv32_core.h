@@ -33,8 +33,8 @@ namespace photon::rv32 {
 /// Per-instruction-class cycle table, CPU cycles (each >= 1).
 struct Timing {
   uint8_t cycles[10] = {1, 2, 2, 1, 2, 3, 38, 1, 2, 2};  ///< indexed by InsnClass
-  uint8_t branch_taken = 3;    ///< a taken conditional branch (replaces the Branch cost)
-  uint8_t trap = 2;            ///< taking an exception or interrupt
+  uint8_t branch_taken = 3;      ///< a taken conditional branch (replaces the Branch cost)
+  uint8_t trap = 2;              ///< taking an exception or interrupt
   bool misaligned_split = true;  ///< misaligned load/store: two accesses (+1 cycle) or a trap
 };
 
@@ -47,9 +47,7 @@ class Rv32Bus {
   virtual bool store(uint32_t addr, unsigned bytes, uint32_t value) = 0;
   /// Debugger access without side effects or timing; false if the address cannot be read.
   virtual bool debug_read(uint32_t /*addr*/, uint8_t* /*dst*/, unsigned /*bytes*/) { return false; }
-  virtual bool debug_write(uint32_t /*addr*/, const uint8_t* /*src*/, unsigned /*bytes*/) {
-    return false;
-  }
+  virtual bool debug_write(uint32_t /*addr*/, const uint8_t* /*src*/, unsigned /*bytes*/) { return false; }
   /// The `time` CSR: mtime ticks.
   virtual uint64_t mtime() { return 0; }
   /// A fence instruction executed: buffers in the slow path must not hold stale data.
@@ -58,9 +56,9 @@ class Rv32Bus {
 
 /// A local memory the core reads and writes through a host pointer.
 struct MemRegion {
-  std::string name;        ///< "rom", "ram": for messages
-  uint32_t base = 0;       ///< CPU address
-  uint32_t size = 0;       ///< bytes
+  std::string name;   ///< "rom", "ram": for messages
+  uint32_t base = 0;  ///< CPU address
+  uint32_t size = 0;  ///< bytes
   uint8_t* data = nullptr;
   bool writable = true;    ///< stores to a read-only region are store access faults
   bool executable = true;  ///< instructions are fetched only from executable regions
@@ -68,15 +66,15 @@ struct MemRegion {
 
 /// Why run() returned.
 enum class Stop {
-  Limit,       ///< the cycle limit was reached
-  Wfi,         ///< wfi with no enabled interrupt pending (pc is past the wfi)
-  Halt,        ///< a store to the watched `tohost` word (tohost_value() has the value)
-  Breakpoint,  ///< pc is at a debugger breakpoint (the instruction has not executed)
-  Ebreak,      ///< ebreak while ebreak_halts is set (pc is at the ebreak)
-  Yield,       ///< the slow path asked to return (yield())
-  DoubleFault, ///< an exception while fetching the trap handler's first instruction
-  TrapCaught,  ///< an exception is about to be taken (trap catch on; last_trap() has it, the
-               ///< pc is at the faulting instruction, the next run() takes the trap)
+  Limit,        ///< the cycle limit was reached
+  Wfi,          ///< wfi with no enabled interrupt pending (pc is past the wfi)
+  Halt,         ///< a store to the watched `tohost` word (tohost_value() has the value)
+  Breakpoint,   ///< pc is at a debugger breakpoint (the instruction has not executed)
+  Ebreak,       ///< ebreak while ebreak_halts is set (pc is at the ebreak)
+  Yield,        ///< the slow path asked to return (yield())
+  DoubleFault,  ///< an exception while fetching the trap handler's first instruction
+  TrapCaught,   ///< an exception is about to be taken (trap catch on; last_trap() has it, the
+                ///< pc is at the faulting instruction, the next run() takes the trap)
 };
 
 /// The last trap taken (for fault reports).
@@ -98,7 +96,10 @@ class Rv32Core {
   /// executes when cycles() < cycle_limit and nothing else stops the hart first.
   Stop run(uint64_t cycle_limit);
   /// From inside the slow path: return from run() after the current instruction.
-  void yield() { limit_ = 0; yield_ = true; }
+  void yield() {
+    limit_ = 0;
+    yield_ = true;
+  }
 
   /// Cycles since reset (executed, bus stalls and time advanced while asleep), CPU cycles.
   uint64_t cycles() const { return cycles_; }
@@ -106,9 +107,15 @@ class Rv32Core {
   /// Bus stall cycles added by the slow path, and cycles advanced while asleep in wfi.
   uint64_t stall_cycles() const { return stall_cycles_; }
   uint64_t sleep_cycles() const { return sleep_cycles_; }
-  void add_stall(uint64_t c) { cycles_ += c; stall_cycles_ += c; }
+  void add_stall(uint64_t c) {
+    cycles_ += c;
+    stall_cycles_ += c;
+  }
   /// Moves time forward while the hart sleeps (wfi).
-  void advance_asleep(uint64_t c) { cycles_ += c; sleep_cycles_ += c; }
+  void advance_asleep(uint64_t c) {
+    cycles_ += c;
+    sleep_cycles_ += c;
+  }
 
   /// Interrupt inputs: mip bit `code` (kMachineExternal, kMachineTimer, kMachineSoftware).
   void set_irq(IrqCode code, bool level);
@@ -120,14 +127,19 @@ class Rv32Core {
 
   /// Watches stores to the word at `addr` (the ELF's `tohost`): a non-zero store stops run()
   /// with Stop::Halt.
-  void watch_tohost(uint32_t addr) { tohost_ = addr; tohost_armed_ = true; }
+  void watch_tohost(uint32_t addr) {
+    tohost_ = addr;
+    tohost_armed_ = true;
+  }
   uint32_t tohost_value() const { return tohost_value_; }
 
   // Architectural state (debugger, tests).
   uint32_t pc() const { return pc_; }
   void set_pc(uint32_t pc) { pc_ = pc; }
   uint32_t reg(unsigned i) const { return x_[i & 31]; }
-  void set_reg(unsigned i, uint32_t v) { if (i & 31) x_[i & 31] = v; }
+  void set_reg(unsigned i, uint32_t v) {
+    if (i & 31) x_[i & 31] = v;
+  }
   /// Reads a CSR as the debugger sees it; false if it does not exist.
   bool read_csr(uint32_t csr, uint32_t& value) const;
   const TrapRecord& last_trap() const { return last_trap_; }

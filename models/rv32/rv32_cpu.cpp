@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "photon_regs.h"
 #include "base/error.h"
+#include "photon_regs.h"
 
 namespace photon {
 
@@ -16,8 +16,8 @@ namespace {
 
 rv32::Timing timing_of(const Rv32Config& c) {
   rv32::Timing t;
-  const uint32_t by_class[10] = {c.alu_cycles, c.load_cycles, c.store_cycles, c.branch_cycles,
-                                 c.jump_cycles, c.mul_cycles, c.div_cycles, c.csr_cycles,
+  const uint32_t by_class[10] = {c.alu_cycles,    c.load_cycles, c.store_cycles, c.branch_cycles,
+                                 c.jump_cycles,   c.mul_cycles,  c.div_cycles,   c.csr_cycles,
                                  c.system_cycles, c.fence_cycles};
   for (int i = 0; i < 10; ++i) t.cycles[i] = uint8_t(std::min<uint32_t>(by_class[i], 255));
   t.branch_taken = uint8_t(std::min<uint32_t>(c.branch_taken_cycles, 255));
@@ -36,11 +36,13 @@ std::string hex(uint64_t v) {
 int signal_of(uint32_t cause) {
   switch (cause) {
     case rv32::kIllegalInsn: return 4;  // SIGILL
-    case rv32::kInsnAccessFault: case rv32::kLoadAccessFault: case rv32::kStoreAccessFault:
-      return 11;  // SIGSEGV
-    case rv32::kInsnMisaligned: case rv32::kLoadMisaligned: case rv32::kStoreMisaligned:
-      return 7;  // SIGBUS
-    default: return 5;  // SIGTRAP
+    case rv32::kInsnAccessFault:
+    case rv32::kLoadAccessFault:
+    case rv32::kStoreAccessFault: return 11;  // SIGSEGV
+    case rv32::kInsnMisaligned:
+    case rv32::kLoadMisaligned:
+    case rv32::kStoreMisaligned: return 7;  // SIGBUS
+    default: return 5;                      // SIGTRAP
   }
 }
 
@@ -48,12 +50,19 @@ int signal_of(uint32_t cause) {
 
 Rv32Cpu::Rv32Cpu(sc_core::sc_module_name name, const Rv32Config& cfg, const Rv32CpuSetup& setup,
                  IrqController& irq)
-    : sc_module(name), ctrl("ctrl"), data("data"), imem("imem"), dmem("dmem"), cfg_(cfg),
-      setup_(setup), irq_(irq),
+    : sc_module(name),
+      ctrl("ctrl"),
+      data("data"),
+      imem("imem"),
+      dmem("dmem"),
+      cfg_(cfg),
+      setup_(setup),
+      irq_(irq),
       rom_("rom", cfg.rom_kib * 1024u, true, sc_core::sc_time(1.0 / setup.clock_ghz, sc_core::SC_NS)),
       ram_("ram", cfg.ram_kib * 1024u, false, sc_core::sc_time(1.0 / setup.clock_ghz, sc_core::SC_NS)),
       elf_(with_error_context("cpu.firmware", [&] { return rv32::ElfImage::load(setup.firmware); })),
-      core_(timing_of(cfg), *this), period_ns_(1.0 / setup.clock_ghz) {
+      core_(timing_of(cfg), *this),
+      period_ns_(1.0 / setup.clock_ghz) {
   imem.bind(rom_.mem);
   dmem.bind(ram_.mem);
   with_error_context("cpu.firmware", [&] {
@@ -137,9 +146,7 @@ uint64_t Rv32Cpu::cycle_at(const sc_core::sc_time& t) const {
   return uint64_t(std::ceil(t.to_seconds() * 1e9 / period_ns_ - 1e-6));
 }
 
-uint64_t Rv32Cpu::mtime() {
-  return uint64_t(double(core_.cycles()) * period_ns_ * cfg_.mtime_mhz / 1000.0);
-}
+uint64_t Rv32Cpu::mtime() { return uint64_t(double(core_.cycles()) * period_ns_ * cfg_.mtime_mhz / 1000.0); }
 
 void Rv32Cpu::refresh_irqs() {
   core_.set_irq(rv32::kMachineExternal, irq_.asserted());
@@ -154,17 +161,15 @@ void Rv32Cpu::sync() {
 }
 
 void Rv32Cpu::sleep() {
+  // Asleep, the firmware waits for the interrupt line or its timer deadline only. The watchdog
+  // bounds a firmware that runs: it is checked whenever the core executes (a sleeping firmware
+  // is woken by the platform, or the kernel runs out of events and the run is a deadlock).
   sync();
   asleep_ = true;
-  const double wd_ns = setup_.watchdog_us * 1000.0;
   while (!core_.wake_pending()) {
-    // Wake on the interrupt line, at the timer deadline (if enabled) or at the watchdog.
-    double until_ns = -1;
-    if ((core_.mie() & (1u << rv32::kMachineTimer)) && mtimecmp_ != ~uint64_t(0))
-      until_ns = double(mtimecmp_) * 1000.0 / cfg_.mtime_mhz;
-    if (wd_ns > 0 && (until_ns < 0 || wd_ns < until_ns)) until_ns = wd_ns;
-    const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
-    if (until_ns >= 0) {
+    if ((core_.mie() & (1u << rv32::kMachineTimer)) && mtimecmp_ != ~uint64_t(0)) {
+      const double until_ns = double(mtimecmp_) * 1000.0 / cfg_.mtime_mhz;
+      const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
       wait(sc_core::sc_time(std::max(until_ns - now_ns, period_ns_), sc_core::SC_NS), irq_.line);
     } else {
       wait(irq_.line);
@@ -172,7 +177,6 @@ void Rv32Cpu::sleep() {
     const uint64_t c = cycle_at(sc_core::sc_time_stamp());
     if (c > core_.cycles()) core_.advance_asleep(c - core_.cycles());
     refresh_irqs();
-    if (wd_ns > 0 && sc_core::sc_time_stamp().to_seconds() * 1e9 >= wd_ns) break;
   }
   asleep_ = false;
   ++wakeups_;
@@ -212,14 +216,16 @@ void Rv32Cpu::set_command_ring(uint64_t base, uint32_t entry_bytes, std::vector<
 
 std::string Rv32Cpu::describe_trap(const rv32::TrapRecord& t) const {
   std::string fn = elf_.function_at(t.epc);
-  std::string s = std::string(rv32::cause_name(t.cause)) + " at pc " + hex(t.epc) +
-                  (fn.empty() ? "" : " in " + fn);
+  std::string s =
+      std::string(rv32::cause_name(t.cause)) + " at pc " + hex(t.epc) + (fn.empty() ? "" : " in " + fn);
   switch (t.cause) {
     case rv32::kIllegalInsn: s += " (instruction " + hex(t.tval) + ")"; break;
-    case rv32::kInsnAccessFault: case rv32::kLoadAccessFault: case rv32::kStoreAccessFault:
-    case rv32::kLoadMisaligned: case rv32::kStoreMisaligned: case rv32::kInsnMisaligned:
-      s += " (address " + hex(t.tval) + ")";
-      break;
+    case rv32::kInsnAccessFault:
+    case rv32::kLoadAccessFault:
+    case rv32::kStoreAccessFault:
+    case rv32::kLoadMisaligned:
+    case rv32::kStoreMisaligned:
+    case rv32::kInsnMisaligned: s += " (address " + hex(t.tval) + ")"; break;
     default: break;
   }
   return s;
@@ -236,7 +242,9 @@ void Rv32Cpu::end(CpuFault::Kind kind, const std::string& message) {
   finished_ = true;
   final_state_ = 0;
   close_interval();
-  if (gdb_) gdb_->terminated(kind == CpuFault::Kind::Watchdog ? 14 /* SIGALRM */ : signal_of(core_.last_trap().cause));
+  if (gdb_)
+    gdb_->terminated(
+        kind == CpuFault::Kind::Watchdog ? 14 /* SIGALRM */ : signal_of(core_.last_trap().cause));
   // Stop the kernel: nothing else may run on once the firmware is gone (and sc_stop's own
   // notice would go to stdout, which belongs to the CLI).
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -289,7 +297,8 @@ void Rv32Cpu::run() {
     uint64_t limit = cycle_at(sc_core::sc_time_stamp() + quantum);
     if ((core_.mie() & (1u << rv32::kMachineTimer)) && mtimecmp_ != ~uint64_t(0) &&
         mtime() < mtimecmp_) {  // stop at the timer deadline so that MTIP rises on time
-      const uint64_t dl = cycle_at(sc_core::sc_time(double(mtimecmp_) * 1000.0 / cfg_.mtime_mhz, sc_core::SC_NS));
+      const uint64_t dl =
+          cycle_at(sc_core::sc_time(double(mtimecmp_) * 1000.0 / cfg_.mtime_mhz, sc_core::SC_NS));
       limit = std::min(limit, std::max(dl, core_.cycles() + 1));
     }
     limit = std::min(limit, std::max(wd_cycle, core_.cycles() + 1));
@@ -298,18 +307,16 @@ void Rv32Cpu::run() {
     const Stop s = core_.run(limit);
     switch (s) {
       case Stop::Limit:
-      case Stop::Yield:
-        break;
-      case Stop::Wfi:
-        sleep();
-        break;
+      case Stop::Yield: break;
+      case Stop::Wfi: sleep(); break;
       case Stop::Halt: {
         const uint32_t code = core_.tohost_value() >> 1;
         if (code == RV32_EXIT_TRAP) {
           std::string msg = "firmware fault: " + describe_trap(core_.last_trap());
           // An access fault on a bus: what the bus said.
           const rv32::TrapRecord& t = core_.last_trap();
-          if ((t.cause == rv32::kLoadAccessFault || t.cause == rv32::kStoreAccessFault) && !last_bus_error_.empty() &&
+          if ((t.cause == rv32::kLoadAccessFault || t.cause == rv32::kStoreAccessFault) &&
+              !last_bus_error_.empty() &&
               (t.tval - RV32_MMIO_BASE < RV32_MMIO_BYTES || t.tval - RV32_DATA_BASE < RV32_DATA_BYTES))
             msg += ": " + last_bus_error_;
           end(CpuFault::Kind::Trap, msg);
@@ -329,10 +336,10 @@ void Rv32Cpu::run() {
         core_.read_csr(0x342, mcause);
         core_.read_csr(0x341, mepc);
         rv32::TrapRecord first{mcause, mepc, 0, 0};
-        end(CpuFault::Kind::Trap, "firmware fault: double fault: " + describe_trap(t) +
-                                      " while entering the trap handler for " + rv32::cause_name(first.cause) +
-                                      " at pc " + hex(first.epc) +
-                                      (elf_.function_at(first.epc).empty() ? "" : " in " + elf_.function_at(first.epc)));
+        end(CpuFault::Kind::Trap,
+            "firmware fault: double fault: " + describe_trap(t) + " while entering the trap handler for " +
+                rv32::cause_name(first.cause) + " at pc " + hex(first.epc) +
+                (elf_.function_at(first.epc).empty() ? "" : " in " + elf_.function_at(first.epc)));
         return;
       }
       case Stop::Breakpoint:
@@ -352,8 +359,9 @@ void Rv32Cpu::run() {
     if (core_.cycles() >= wd_cycle || (wd_ns > 0 && sc_core::sc_time_stamp().to_seconds() * 1e9 >= wd_ns)) {
       char limit[32];
       std::snprintf(limit, sizeof limit, "%g", setup_.watchdog_us);
-      end(CpuFault::Kind::Watchdog, std::string("watchdog: the firmware did not finish within cpu.watchdog_us = ") +
-                                        limit + " us of simulated time; " + where());
+      end(CpuFault::Kind::Watchdog,
+          std::string("watchdog: the firmware did not finish within cpu.watchdog_us = ") + limit +
+              " us of simulated time; " + where());
       return;
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp(), t = core_time();
@@ -365,8 +373,8 @@ void Rv32Cpu::run() {
   }
 }
 
-bool Rv32Cpu::transport(tlm_utils::simple_initiator_socket<Rv32Cpu>& s, bool write, uint64_t addr,
-                        uint8_t* p, unsigned bytes, const char* what) {
+bool Rv32Cpu::transport(tlm_utils::simple_initiator_socket<Rv32Cpu>& s, bool write, uint64_t addr, uint8_t* p,
+                        unsigned bytes, const char* what) {
   tlm::tlm_generic_payload gp;
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
@@ -385,7 +393,8 @@ bool Rv32Cpu::transport(tlm_utils::simple_initiator_socket<Rv32Cpu>& s, bool wri
   last_bus_error_ = std::string(what) + " address " + hex(addr) + ": " + gp.get_response_string();
   if (bus_error_log_.size() < 16)
     bus_error_log_.push_back(std::string("firmware ") + (write ? "write" : "read") + " at " + what +
-                             " address " + hex(addr) + ": " + gp.get_response_string() + " (" + where() + ")");
+                             " address " + hex(addr) + ": " + gp.get_response_string() + " (" + where() +
+                             ")");
   return false;
 }
 
@@ -393,8 +402,8 @@ bool Rv32Cpu::load(uint32_t addr, unsigned bytes, uint32_t& v) {
   if (addr - RV32_MMIO_BASE < RV32_MMIO_BYTES) {
     uint32_t val = 0;
     ++mmio_;
-    const bool ok = transport(ctrl, false, addr - RV32_MMIO_BASE, reinterpret_cast<uint8_t*>(&val), bytes,
-                              "control-bus");
+    const bool ok =
+        transport(ctrl, false, addr - RV32_MMIO_BASE, reinterpret_cast<uint8_t*>(&val), bytes, "control-bus");
     v = val;
     return ok;
   }
@@ -420,19 +429,28 @@ bool Rv32Cpu::load(uint32_t addr, unsigned bytes, uint32_t& v) {
   if (addr - RV32_CLINT_BASE < RV32_CLINT_BYTES && bytes == 4) {
     const uint32_t off = addr - RV32_CLINT_BASE;
     const uint64_t mt = mtime();
-    if (off == RV32_CLINT_MSIP) v = (core_.mip() >> rv32::kMachineSoftware) & 1;
-    else if (off == RV32_CLINT_MTIMECMP) v = uint32_t(mtimecmp_);
-    else if (off == RV32_CLINT_MTIMECMP + 4) v = uint32_t(mtimecmp_ >> 32);
-    else if (off == RV32_CLINT_MTIME) v = uint32_t(mt);
-    else if (off == RV32_CLINT_MTIME + 4) v = uint32_t(mt >> 32);
-    else return false;
+    if (off == RV32_CLINT_MSIP)
+      v = (core_.mip() >> rv32::kMachineSoftware) & 1;
+    else if (off == RV32_CLINT_MTIMECMP)
+      v = uint32_t(mtimecmp_);
+    else if (off == RV32_CLINT_MTIMECMP + 4)
+      v = uint32_t(mtimecmp_ >> 32);
+    else if (off == RV32_CLINT_MTIME)
+      v = uint32_t(mt);
+    else if (off == RV32_CLINT_MTIME + 4)
+      v = uint32_t(mt >> 32);
+    else
+      return false;
     return true;
   }
   if (addr - RV32_CPUCTL_BASE < RV32_CPUCTL_BYTES && bytes == 4) {
     const uint32_t off = addr - RV32_CPUCTL_BASE;
-    if (off == RV32_CPUCTL_DATA_WINDOW_LO) v = uint32_t(data_window_);
-    else if (off == RV32_CPUCTL_DATA_WINDOW_HI) v = uint32_t(data_window_ >> 32);
-    else return false;
+    if (off == RV32_CPUCTL_DATA_WINDOW_LO)
+      v = uint32_t(data_window_);
+    else if (off == RV32_CPUCTL_DATA_WINDOW_HI)
+      v = uint32_t(data_window_ >> 32);
+    else
+      return false;
     return true;
   }
   return false;
@@ -441,8 +459,8 @@ bool Rv32Cpu::load(uint32_t addr, unsigned bytes, uint32_t& v) {
 bool Rv32Cpu::store(uint32_t addr, unsigned bytes, uint32_t v) {
   if (addr - RV32_MMIO_BASE < RV32_MMIO_BYTES) {
     ++mmio_;
-    const bool ok = transport(ctrl, true, addr - RV32_MMIO_BASE, reinterpret_cast<uint8_t*>(&v), bytes,
-                              "control-bus");
+    const bool ok =
+        transport(ctrl, true, addr - RV32_MMIO_BASE, reinterpret_cast<uint8_t*>(&v), bytes, "control-bus");
     core_.set_irq(rv32::kMachineExternal, irq_.asserted());  // e.g. an IRQ.ACK write
     return ok;
   }
@@ -455,18 +473,25 @@ bool Rv32Cpu::store(uint32_t addr, unsigned bytes, uint32_t v) {
   }
   if (addr - RV32_CLINT_BASE < RV32_CLINT_BYTES && bytes == 4) {
     const uint32_t off = addr - RV32_CLINT_BASE;
-    if (off == RV32_CLINT_MSIP) core_.set_irq(rv32::kMachineSoftware, v & 1);
-    else if (off == RV32_CLINT_MTIMECMP) mtimecmp_ = (mtimecmp_ & ~0xFFFFFFFFull) | v;
-    else if (off == RV32_CLINT_MTIMECMP + 4) mtimecmp_ = (mtimecmp_ & 0xFFFFFFFFull) | (uint64_t(v) << 32);
-    else return false;  // mtime is read-only here
+    if (off == RV32_CLINT_MSIP)
+      core_.set_irq(rv32::kMachineSoftware, v & 1);
+    else if (off == RV32_CLINT_MTIMECMP)
+      mtimecmp_ = (mtimecmp_ & ~0xFFFFFFFFull) | v;
+    else if (off == RV32_CLINT_MTIMECMP + 4)
+      mtimecmp_ = (mtimecmp_ & 0xFFFFFFFFull) | (uint64_t(v) << 32);
+    else
+      return false;  // mtime is read-only here
     core_.set_irq(rv32::kMachineTimer, mtime() >= mtimecmp_);
     return true;
   }
   if (addr - RV32_CPUCTL_BASE < RV32_CPUCTL_BYTES && bytes == 4) {
     const uint32_t off = addr - RV32_CPUCTL_BASE;
-    if (off == RV32_CPUCTL_DATA_WINDOW_LO) data_window_ = (data_window_ & ~0xFFFFFFFFull) | v;
-    else if (off == RV32_CPUCTL_DATA_WINDOW_HI) data_window_ = (data_window_ & 0xFFFFFFFFull) | (uint64_t(v) << 32);
-    else return false;
+    if (off == RV32_CPUCTL_DATA_WINDOW_LO)
+      data_window_ = (data_window_ & ~0xFFFFFFFFull) | v;
+    else if (off == RV32_CPUCTL_DATA_WINDOW_HI)
+      data_window_ = (data_window_ & 0xFFFFFFFFull) | (uint64_t(v) << 32);
+    else
+      return false;
     return true;
   }
   return false;
@@ -496,21 +521,30 @@ bool Rv32Cpu::debug_write(uint32_t addr, const uint8_t* src, unsigned bytes) {
 }
 
 bool Rv32Cpu::read_reg(unsigned regno, uint32_t& value) {
-  if (regno < 32) value = core_.reg(regno);
-  else if (regno == 32) value = core_.pc();
-  else if (regno >= 0x1000) return core_.read_csr(regno - 0x1000, value);
-  else return false;
+  if (regno < 32)
+    value = core_.reg(regno);
+  else if (regno == 32)
+    value = core_.pc();
+  else if (regno >= 0x1000)
+    return core_.read_csr(regno - 0x1000, value);
+  else
+    return false;
   return true;
 }
 
 bool Rv32Cpu::write_reg(unsigned regno, uint32_t value) {
-  if (regno < 32) core_.set_reg(regno, value);
-  else if (regno == 32) core_.set_pc(value);
-  else return false;
+  if (regno < 32)
+    core_.set_reg(regno, value);
+  else if (regno == 32)
+    core_.set_pc(value);
+  else
+    return false;
   return true;
 }
 
-bool Rv32Cpu::read_mem(uint32_t addr, uint8_t* dst, unsigned bytes) { return core_.debug_read(addr, dst, bytes); }
+bool Rv32Cpu::read_mem(uint32_t addr, uint8_t* dst, unsigned bytes) {
+  return core_.debug_read(addr, dst, bytes);
+}
 
 bool Rv32Cpu::write_mem(uint32_t addr, const uint8_t* src, unsigned bytes) {
   return core_.debug_write(addr, src, bytes);
@@ -522,9 +556,13 @@ nlohmann::json Rv32Cpu::report() const {
   using nlohmann::json;
   auto row = [](const Cost& c) {
     const double n = double(std::max<uint64_t>(c.entries, 1));
-    return json{{"commands", c.entries}, {"instructions", c.instructions}, {"cycles", c.cycles},
-                {"bus_stall_cycles", c.stall_cycles}, {"compute_cycles", c.cycles - c.stall_cycles},
-                {"wakeups", c.wakeups}, {"instructions_per_command", double(c.instructions) / n},
+    return json{{"commands", c.entries},
+                {"instructions", c.instructions},
+                {"cycles", c.cycles},
+                {"bus_stall_cycles", c.stall_cycles},
+                {"compute_cycles", c.cycles - c.stall_cycles},
+                {"wakeups", c.wakeups},
+                {"instructions_per_command", double(c.instructions) / n},
                 {"cycles_per_command", double(c.cycles) / n}};
   };
   json cost = json::object();

@@ -26,16 +26,16 @@
 #include <string>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
+#include <systemc>
+#include <tlm>
 
+#include "firmware/rv32/rv32_memory_map.h"
 #include "models/rv32/elf_image.h"
 #include "models/rv32/gdb_server.h"
 #include "models/rv32/rv32_config.h"
 #include "models/rv32/rv32_core.h"
-#include "firmware/rv32/rv32_memory_map.h"
 #include "models/rv32/tcm.h"
 #include "platform/cpu_model.h"
 #include "platform/irq_controller.h"
@@ -50,10 +50,7 @@ struct Rv32CpuSetup {
   std::string firmware;        ///< ELF path
 };
 
-class Rv32Cpu : public sc_core::sc_module,
-                public CpuModel,
-                private rv32::Rv32Bus,
-                private rv32::GdbTarget {
+class Rv32Cpu : public sc_core::sc_module, public CpuModel, private rv32::Rv32Bus, private rv32::GdbTarget {
  public:
   tlm_utils::simple_initiator_socket<Rv32Cpu> ctrl;  ///< control bus (MMIO window)
   tlm_utils::simple_initiator_socket<Rv32Cpu> data;  ///< data NoC (data aperture)
@@ -61,8 +58,7 @@ class Rv32Cpu : public sc_core::sc_module,
   tlm_utils::simple_initiator_socket<Rv32Cpu> dmem;  ///< data RAM (DMI)
 
   SC_HAS_PROCESS(Rv32Cpu);
-  Rv32Cpu(sc_core::sc_module_name name, const Rv32Config& cfg, const Rv32CpuSetup& setup,
-          IrqController& irq);
+  Rv32Cpu(sc_core::sc_module_name name, const Rv32Config& cfg, const Rv32CpuSetup& setup, IrqController& irq);
   ~Rv32Cpu() override;
 
   /// Serves GDB on 127.0.0.1:port (0: any free port) and stops before the first instruction.
@@ -113,8 +109,8 @@ class Rv32Cpu : public sc_core::sc_module,
   bool debug_read(uint32_t addr, uint8_t* dst, unsigned bytes) override;
   bool debug_write(uint32_t addr, const uint8_t* src, unsigned bytes) override;
   void fence() override { line_valid_ = false; }
-  bool transport(tlm_utils::simple_initiator_socket<Rv32Cpu>& s, bool write, uint64_t addr,
-                 uint8_t* p, unsigned bytes, const char* what);
+  bool transport(tlm_utils::simple_initiator_socket<Rv32Cpu>& s, bool write, uint64_t addr, uint8_t* p,
+                 unsigned bytes, const char* what);
 
   // GdbTarget
   bool read_reg(unsigned regno, uint32_t& value) override;

@@ -36,11 +36,11 @@ Insn decode32(uint32_t w) {
                  rs2 = (w >> 20) & 31, f7 = w >> 25;
   const int32_t imm_i = int32_t(w) >> 20;
   const int32_t imm_s = sext(((w >> 20) & 0xFE0) | ((w >> 7) & 0x1F), 12);
-  const int32_t imm_b = sext(((w >> 19) & 0x1000) | ((w << 4) & 0x800) | ((w >> 20) & 0x7E0) |
-                             ((w >> 7) & 0x1E), 13);
+  const int32_t imm_b =
+      sext(((w >> 19) & 0x1000) | ((w << 4) & 0x800) | ((w >> 20) & 0x7E0) | ((w >> 7) & 0x1E), 13);
   const int32_t imm_u = int32_t(w & 0xFFFFF000u);
-  const int32_t imm_j = sext(((w >> 11) & 0x100000) | (w & 0xFF000) | ((w >> 9) & 0x800) |
-                             ((w >> 20) & 0x7FE), 21);
+  const int32_t imm_j =
+      sext(((w >> 11) & 0x100000) | (w & 0xFF000) | ((w >> 9) & 0x800) | ((w >> 20) & 0x7FE), 21);
   auto r = [&](Op op) { return make(op, w, 4, rd, rs1, rs2); };
   auto i = [&](Op op) { return make(op, w, 4, rd, rs1, 0, imm_i); };
   switch (opcode) {
@@ -50,17 +50,17 @@ Insn decode32(uint32_t w) {
     case 0x67: return f3 == 0 ? i(Op::Jalr) : illegal(w, 4);
     case 0x63: {
       static constexpr Op ops[8] = {Op::Beq, Op::Bne, Op::Illegal, Op::Illegal,
-                                    Op::Blt, Op::Bge, Op::Bltu, Op::Bgeu};
+                                    Op::Blt, Op::Bge, Op::Bltu,    Op::Bgeu};
       if (ops[f3] == Op::Illegal) return illegal(w, 4);
       return make(ops[f3], w, 4, 0, rs1, rs2, imm_b);
     }
     case 0x03: {
-      static constexpr Op ops[8] = {Op::Lb, Op::Lh, Op::Lw, Op::Illegal,
+      static constexpr Op ops[8] = {Op::Lb,  Op::Lh,  Op::Lw,      Op::Illegal,
                                     Op::Lbu, Op::Lhu, Op::Illegal, Op::Illegal};
       return ops[f3] == Op::Illegal ? illegal(w, 4) : i(ops[f3]);
     }
     case 0x23: {
-      static constexpr Op ops[8] = {Op::Sb, Op::Sh, Op::Sw, Op::Illegal,
+      static constexpr Op ops[8] = {Op::Sb,      Op::Sh,      Op::Sw,      Op::Illegal,
                                     Op::Illegal, Op::Illegal, Op::Illegal, Op::Illegal};
       if (ops[f3] == Op::Illegal) return illegal(w, 4);
       return make(ops[f3], w, 4, 0, rs1, rs2, imm_s);
@@ -82,8 +82,7 @@ Insn decode32(uint32_t w) {
       }
     case 0x33:
       if (f7 == 0) {
-        static constexpr Op ops[8] = {Op::Add, Op::Sll, Op::Slt, Op::Sltu,
-                                      Op::Xor, Op::Srl, Op::Or, Op::And};
+        static constexpr Op ops[8] = {Op::Add, Op::Sll, Op::Slt, Op::Sltu, Op::Xor, Op::Srl, Op::Or, Op::And};
         return r(ops[f3]);
       }
       if (f7 == 0x20) {
@@ -93,7 +92,7 @@ Insn decode32(uint32_t w) {
       }
       if (f7 == 0x01) {
         static constexpr Op ops[8] = {Op::Mul, Op::Mulh, Op::Mulhsu, Op::Mulhu,
-                                      Op::Div, Op::Divu, Op::Rem, Op::Remu};
+                                      Op::Div, Op::Divu, Op::Rem,    Op::Remu};
         return r(ops[f3]);
       }
       return illegal(w, 4);
@@ -138,8 +137,7 @@ Insn decode16(uint16_t h) {
     case 0:
       switch (f3) {
         case 0: {  // C.ADDI4SPN: addi rd', x2, nzuimm
-          const uint32_t imm = ((i >> 7) & 0x30) | ((i >> 1) & 0x3C0) | ((i >> 4) & 0x4) |
-                               ((i >> 2) & 0x8);
+          const uint32_t imm = ((i >> 7) & 0x30) | ((i >> 1) & 0x3C0) | ((i >> 4) & 0x4) | ((i >> 2) & 0x8);
           if (imm == 0) return illegal(i, 2);
           return c(Op::Addi, rs2p, 2, 0, int32_t(imm));
         }
@@ -159,8 +157,8 @@ Insn decode16(uint16_t h) {
         case 1:
         case 5: {  // C.JAL (x1) and C.J (x0)
           const uint32_t off = ((i >> 1) & 0x800) | ((i >> 7) & 0x10) | ((i >> 1) & 0x300) |
-                               ((i << 2) & 0x400) | ((i >> 1) & 0x40) | ((i << 1) & 0x80) |
-                               ((i >> 2) & 0xE) | ((i << 3) & 0x20);
+                               ((i << 2) & 0x400) | ((i >> 1) & 0x40) | ((i << 1) & 0x80) | ((i >> 2) & 0xE) |
+                               ((i << 3) & 0x20);
           return c(Op::Jal, f3 == 1 ? 1 : 0, 0, 0, sext(off, 12));
         }
         case 2: return c(Op::Addi, rd, 0, 0, imm6);  // C.LI
@@ -181,13 +179,13 @@ Insn decode16(uint16_t h) {
             return c(f2 == 0 ? Op::Srli : Op::Srai, rs1p, rs1p, 0, int32_t((i >> 2) & 31));
           }
           if (f2 == 2) return c(Op::Andi, rs1p, rs1p, 0, imm6);  // C.ANDI
-          if (bit12) return illegal(i, 2);  // C.SUBW/C.ADDW are RV64 only
+          if (bit12) return illegal(i, 2);                       // C.SUBW/C.ADDW are RV64 only
           static constexpr Op ops[4] = {Op::Sub, Op::Xor, Op::Or, Op::And};
           return c(ops[(i >> 5) & 3], rs1p, rs1p, rs2p, 0);
         }
         default: {  // 6: C.BEQZ, 7: C.BNEZ
-          const uint32_t off = ((i >> 4) & 0x100) | ((i >> 7) & 0x18) | ((i << 1) & 0xC0) |
-                               ((i >> 2) & 0x6) | ((i << 3) & 0x20);
+          const uint32_t off = ((i >> 4) & 0x100) | ((i >> 7) & 0x18) | ((i << 1) & 0xC0) | ((i >> 2) & 0x6) |
+                               ((i << 3) & 0x20);
           return c(f3 == 6 ? Op::Beq : Op::Bne, 0, rs1p, 0, sext(off, 9));
         }
       }
@@ -204,14 +202,14 @@ Insn decode16(uint16_t h) {
         case 4:
           if (((i >> 12) & 1) == 0) {
             if (rs2 == 0) return rd == 0 ? illegal(i, 2) : c(Op::Jalr, 0, rd, 0, 0);  // C.JR
-            return c(Op::Add, rd, 0, rs2, 0);                                          // C.MV
+            return c(Op::Add, rd, 0, rs2, 0);                                         // C.MV
           }
           if (rs2 == 0) {
             if (rd == 0) return c(Op::Ebreak, 0, 0, 0, 0);  // C.EBREAK
             return c(Op::Jalr, 1, rd, 0, 0);                // C.JALR
           }
           return c(Op::Add, rd, rd, rs2, 0);  // C.ADD
-        case 6: {  // C.SWSP
+        case 6: {                             // C.SWSP
           const uint32_t imm = ((i >> 7) & 0x3C) | ((i >> 1) & 0xC0);
           return c(Op::Sw, 0, 2, rs2, int32_t(imm));
         }
@@ -223,30 +221,57 @@ Insn decode16(uint16_t h) {
 
 InsnClass insn_class(Op op) {
   switch (op) {
-    case Op::Lb: case Op::Lh: case Op::Lw: case Op::Lbu: case Op::Lhu: return InsnClass::Load;
-    case Op::Sb: case Op::Sh: case Op::Sw: return InsnClass::Store;
-    case Op::Beq: case Op::Bne: case Op::Blt: case Op::Bge: case Op::Bltu: case Op::Bgeu:
-      return InsnClass::Branch;
-    case Op::Jal: case Op::Jalr: return InsnClass::Jump;
-    case Op::Mul: case Op::Mulh: case Op::Mulhsu: case Op::Mulhu: return InsnClass::Mul;
-    case Op::Div: case Op::Divu: case Op::Rem: case Op::Remu: return InsnClass::Div;
-    case Op::Csrrw: case Op::Csrrs: case Op::Csrrc: case Op::Csrrwi: case Op::Csrrsi:
+    case Op::Lb:
+    case Op::Lh:
+    case Op::Lw:
+    case Op::Lbu:
+    case Op::Lhu: return InsnClass::Load;
+    case Op::Sb:
+    case Op::Sh:
+    case Op::Sw: return InsnClass::Store;
+    case Op::Beq:
+    case Op::Bne:
+    case Op::Blt:
+    case Op::Bge:
+    case Op::Bltu:
+    case Op::Bgeu: return InsnClass::Branch;
+    case Op::Jal:
+    case Op::Jalr: return InsnClass::Jump;
+    case Op::Mul:
+    case Op::Mulh:
+    case Op::Mulhsu:
+    case Op::Mulhu: return InsnClass::Mul;
+    case Op::Div:
+    case Op::Divu:
+    case Op::Rem:
+    case Op::Remu: return InsnClass::Div;
+    case Op::Csrrw:
+    case Op::Csrrs:
+    case Op::Csrrc:
+    case Op::Csrrwi:
+    case Op::Csrrsi:
     case Op::Csrrci: return InsnClass::Csr;
-    case Op::Ecall: case Op::Ebreak: case Op::Mret: case Op::Wfi: case Op::Illegal:
-    case Op::BreakHook: case Op::Undecoded: return InsnClass::System;
-    case Op::Fence: case Op::FenceI: return InsnClass::Fence;
+    case Op::Ecall:
+    case Op::Ebreak:
+    case Op::Mret:
+    case Op::Wfi:
+    case Op::Illegal:
+    case Op::BreakHook:
+    case Op::Undecoded: return InsnClass::System;
+    case Op::Fence:
+    case Op::FenceI: return InsnClass::Fence;
     default: return InsnClass::Alu;
   }
 }
 
 const char* op_name(Op op) {
   static const char* const names[] = {
-      "undecoded", "illegal", "breakpoint", "lui", "auipc", "jal", "jalr", "beq", "bne", "blt",
-      "bge", "bltu", "bgeu", "lb", "lh", "lw", "lbu", "lhu", "sb", "sh", "sw", "addi", "slti",
-      "sltiu", "xori", "ori", "andi", "slli", "srli", "srai", "add", "sub", "sll", "slt", "sltu",
-      "xor", "srl", "sra", "or", "and", "mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem",
-      "remu", "fence", "fence.i", "ecall", "ebreak", "mret", "wfi", "csrrw", "csrrs", "csrrc",
-      "csrrwi", "csrrsi", "csrrci"};
+      "undecoded", "illegal", "breakpoint", "lui",   "auipc", "jal",   "jalr",  "beq",    "bne",    "blt",
+      "bge",       "bltu",    "bgeu",       "lb",    "lh",    "lw",    "lbu",   "lhu",    "sb",     "sh",
+      "sw",        "addi",    "slti",       "sltiu", "xori",  "ori",   "andi",  "slli",   "srli",   "srai",
+      "add",       "sub",     "sll",        "slt",   "sltu",  "xor",   "srl",   "sra",    "or",     "and",
+      "mul",       "mulh",    "mulhsu",     "mulhu", "div",   "divu",  "rem",   "remu",   "fence",  "fence.i",
+      "ecall",     "ebreak",  "mret",       "wfi",   "csrrw", "csrrs", "csrrc", "csrrwi", "csrrsi", "csrrci"};
   static_assert(sizeof(names) / sizeof(names[0]) == std::size_t(Op::Csrrci) + 1, "one name per Op");
   return names[std::size_t(op)];
 }

@@ -13,15 +13,66 @@ namespace photon::rv32 {
 /// (with `Insn::len` 2). `Undecoded` marks an empty slot of the decoded-instruction cache;
 /// `BreakHook` a slot holding a debugger breakpoint.
 enum class Op : uint8_t {
-  Undecoded = 0, Illegal, BreakHook,
-  Lui, Auipc, Jal, Jalr,
-  Beq, Bne, Blt, Bge, Bltu, Bgeu,
-  Lb, Lh, Lw, Lbu, Lhu, Sb, Sh, Sw,
-  Addi, Slti, Sltiu, Xori, Ori, Andi, Slli, Srli, Srai,
-  Add, Sub, Sll, Slt, Sltu, Xor, Srl, Sra, Or, And,
-  Mul, Mulh, Mulhsu, Mulhu, Div, Divu, Rem, Remu,
-  Fence, FenceI, Ecall, Ebreak, Mret, Wfi,
-  Csrrw, Csrrs, Csrrc, Csrrwi, Csrrsi, Csrrci,
+  Undecoded = 0,
+  Illegal,
+  BreakHook,
+  Lui,
+  Auipc,
+  Jal,
+  Jalr,
+  Beq,
+  Bne,
+  Blt,
+  Bge,
+  Bltu,
+  Bgeu,
+  Lb,
+  Lh,
+  Lw,
+  Lbu,
+  Lhu,
+  Sb,
+  Sh,
+  Sw,
+  Addi,
+  Slti,
+  Sltiu,
+  Xori,
+  Ori,
+  Andi,
+  Slli,
+  Srli,
+  Srai,
+  Add,
+  Sub,
+  Sll,
+  Slt,
+  Sltu,
+  Xor,
+  Srl,
+  Sra,
+  Or,
+  And,
+  Mul,
+  Mulh,
+  Mulhsu,
+  Mulhu,
+  Div,
+  Divu,
+  Rem,
+  Remu,
+  Fence,
+  FenceI,
+  Ecall,
+  Ebreak,
+  Mret,
+  Wfi,
+  Csrrw,
+  Csrrs,
+  Csrrc,
+  Csrrwi,
+  Csrrsi,
+  Csrrci,
 };
 
 /// Timing classes of the per-instruction cycle table (Rv32Timing).
@@ -35,8 +86,8 @@ struct Insn {
   uint8_t rd = 0, rs1 = 0, rs2 = 0;
   int32_t imm = 0;
   uint32_t raw = 0;
-  uint8_t len = 4;       ///< bytes: 4, or 2 for a compressed instruction
-  uint8_t cycles = 1;    ///< base cost from the cycle table, CPU cycles (filled by the core)
+  uint8_t len = 4;     ///< bytes: 4, or 2 for a compressed instruction
+  uint8_t cycles = 1;  ///< base cost from the cycle table, CPU cycles (filled by the core)
   InsnClass cls = InsnClass::Alu;
 };
 

@@ -38,8 +38,7 @@ bool Tcm::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
   dmi.set_end_address(data_.size() - 1);
   dmi.set_read_latency(latency_);
   dmi.set_write_latency(latency_);
-  dmi.set_granted_access(read_only_ ? tlm::tlm_dmi::DMI_ACCESS_READ
-                                    : tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
+  dmi.set_granted_access(read_only_ ? tlm::tlm_dmi::DMI_ACCESS_READ : tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
   return true;
 }
 
@@ -47,8 +46,10 @@ unsigned Tcm::transport_dbg(tlm::tlm_generic_payload& gp) {
   const uint64_t a = gp.get_address();
   if (a >= data_.size()) return 0;
   const unsigned n = unsigned(std::min<uint64_t>(gp.get_data_length(), data_.size() - a));
-  if (gp.is_write()) std::memcpy(data_.data() + a, gp.get_data_ptr(), n);
-  else std::memcpy(gp.get_data_ptr(), data_.data() + a, n);
+  if (gp.is_write())
+    std::memcpy(data_.data() + a, gp.get_data_ptr(), n);
+  else
+    std::memcpy(gp.get_data_ptr(), data_.data() + a, n);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return n;
 }

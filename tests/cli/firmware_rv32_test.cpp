@@ -51,8 +51,8 @@ uint32_t reported_pc(const std::string& error) {
 nlohmann::json run_fault(const std::string& fw, const std::string& extra, photon_test::CliResult& r) {
   const std::string report = temp_path("fault_" + fw + ".json");
   r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
-             " --set cpu.model=rv32 --set cpu.firmware=" + test_elf(fw) + " " + extra + " --report " + report +
-             " --quiet");
+             " --set cpu.model=rv32 --set cpu.firmware=" + test_elf(fw) + " " + extra + " --report " +
+             report + " --quiet");
   const std::string text = slurp(report);
   std::remove(report.c_str());
   return text.empty() ? nlohmann::json() : nlohmann::json::parse(text);
@@ -92,7 +92,8 @@ TEST_P(Rv32Fault, EndsTheRunNamingFaultPcAndFunction) {
 
 INSTANTIATE_TEST_SUITE_P(
     Faults, Rv32Fault,
-    ::testing::Values(FaultCase{"illegal", "illegal_instruction", "illegal instruction", "(instruction 0xffffffff)"},
+    ::testing::Values(FaultCase{"illegal", "illegal_instruction", "illegal instruction",
+                                "(instruction 0xffffffff)"},
                       FaultCase{"rom_store", "store_to_rom", "store access fault", "(address 0x100)"},
                       FaultCase{"unmapped", "load_unmapped", "load access fault", "(address 0x20000000)"},
                       FaultCase{"unmapped_register", "load_unmapped_register", "load access fault",
@@ -127,16 +128,32 @@ TEST(Rv32Timer, InterruptFiresAtTheDeadline) {
   EXPECT_LE(rep["simulated_time_ns"].get<double>(), 5300.0);
 }
 
+TEST(Rv32Firmware, SleepingForeverIsADeadlockNamingWhereTheFirmwareSleeps) {
+  // A Wait nobody signals: the firmware sleeps in wfi and no event is left (not a watchdog).
+  const std::string pasm = temp_path("deadlock.pasm"), report = temp_path("deadlock.json");
+  photon_test::write_text(pasm, "wait queue=dma sem=3\nend\n");
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + pasm +
+                        " --set cpu.model=rv32 --report " + report + " --quiet");
+  EXPECT_EQ(r.status, 1);
+  const auto rep = nlohmann::json::parse(slurp(report));
+  EXPECT_EQ(rep["status"], "deadlock");
+  const std::string error = rep["error"];
+  EXPECT_NE(error.find("wait on semaphore 3 in queue dma) is never signalled (firmware at pc 0x"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("(asleep in wfi))"), std::string::npos) << error;
+}
+
 TEST(Rv32Firmware, BadFirmwareFileIsOneErrorLine) {
-  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
-                        " --set cpu.model=rv32 --set cpu.firmware=" + src("configs/default.yaml"));
+  const auto r =
+      photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+             " --set cpu.model=rv32 --set cpu.firmware=" + src("configs/default.yaml"));
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "photon: error: cpu.firmware: " + src("configs/default.yaml") + ": not an ELF file\n");
 }
 
 TEST(Rv32Firmware, GdbNeedsTheRv32Model) {
-  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
-                        " --gdb 0");
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " +
+                        src("examples/gemm.pasm") + " --gdb 0");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("--gdb needs the rv32 firmware CPU"), std::string::npos) << r.err;
 }
@@ -148,10 +165,11 @@ TEST(Rv32Firmware, DispatchesWhatTheNativeFirmwareDispatches) {
   std::map<std::string, nlohmann::json> units;
   for (const std::string model : {"native", "rv32"}) {
     const std::string dir = temp_path("out_" + model), report = temp_path("rep_" + model + ".json");
-    const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " +
-                          photon_test::shared("inputs/onnx/lenet5_weights.onnx") + " --mode functional --input input=" +
-                          photon_test::shared("inputs/onnx/lenet5_weights_input_0.pb") + " --dump-outputs " + dir +
-                          " --set cpu.model=" + model + " --report " + report + " --quiet");
+    const auto r =
+        photon("run --config " + src("configs/default.yaml") + " --workload " +
+               photon_test::shared("inputs/onnx/lenet5_weights.onnx") + " --mode functional --input input=" +
+               photon_test::shared("inputs/onnx/lenet5_weights_input_0.pb") + " --dump-outputs " + dir +
+               " --set cpu.model=" + model + " --report " + report + " --quiet");
     ASSERT_EQ(r.status, 0) << r.err;
     const auto rep = nlohmann::json::parse(slurp(report));
     for (const auto& o : rep["outputs"]) outputs[model] += slurp(o["file"].get<std::string>());

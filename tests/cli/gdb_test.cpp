@@ -42,7 +42,8 @@ struct Served {
 Served start_photon(const std::string& args) {
   Served s;
   s.err_file = temp_path("gdb_err_" + std::to_string(::getpid()) + std::to_string(rand()));
-  const std::string cmd = "exec " + std::string(PHOTON_BINARY) + " " + args + " --gdb 0 >/dev/null 2>" + s.err_file;
+  const std::string cmd =
+      "exec " + std::string(PHOTON_BINARY) + " " + args + " --gdb 0 >/dev/null 2>" + s.err_file;
   const char* argv[] = {"/bin/sh", "-c", cmd.c_str(), nullptr};
   EXPECT_EQ(::posix_spawn(&s.pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
   // The server prints its port before it waits for GDB (bounded: photon gives up nowhere else).
@@ -50,8 +51,10 @@ Served start_photon(const std::string& args) {
   for (int i = 0; i < 2000 && !s.port; ++i) {
     std::smatch m;
     const std::string err = slurp(s.err_file);
-    if (std::regex_search(err, m, re)) s.port = std::stoi(m[1]);
-    else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (std::regex_search(err, m, re))
+      s.port = std::stoi(m[1]);
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return s;
 }
@@ -76,20 +79,22 @@ TEST(Gdb, BatchSessionBreaksStepsAndContinuesToTheEnd) {
   const std::string script = temp_path("gdb_script.gdb");
   photon_test::write_text(script,
                           "set pagination off\n"
-                          "target remote :" + std::to_string(s.port) + "\n"
-                          "printf \"start pc=%#x\\n\", $pc\n"
-                          "break push\n"
-                          "continue\n"
-                          "printf \"gp=%#x symbol=%#x\\n\", $gp, &__global_pointer$\n"
-                          "set $before = $pc\n"
-                          "stepi\n"
-                          "printf \"stepped=%d\\n\", $pc - $before\n"
-                          "delete\n"
-                          "continue\n");
+                          "target remote :" +
+                              std::to_string(s.port) +
+                              "\n"
+                              "printf \"start pc=%#x\\n\", $pc\n"
+                              "break push\n"
+                              "continue\n"
+                              "printf \"gp=%#x symbol=%#x\\n\", $gp, &__global_pointer$\n"
+                              "set $before = $pc\n"
+                              "stepi\n"
+                              "printf \"stepped=%d\\n\", $pc - $before\n"
+                              "delete\n"
+                              "continue\n");
   const std::string out_file = temp_path("gdb_out.txt");
   const std::string elf = build_dir() + "/firmware/photon_firmware.elf";
-  const int rc = std::system(("timeout 120 gdb-multiarch -nx -batch -x " + script + " " + elf + " >" + out_file +
-                              " 2>&1").c_str());
+  const int rc = std::system(
+      ("timeout 120 gdb-multiarch -nx -batch -x " + script + " " + elf + " >" + out_file + " 2>&1").c_str());
   const std::string out = slurp(out_file);
   EXPECT_EQ(WEXITSTATUS(rc), 0) << out;
   EXPECT_EQ(finish(s), 0) << out;

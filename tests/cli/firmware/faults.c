@@ -4,7 +4,7 @@
 
 #include "firmware/rv32/rv32_memory_map.h"
 
-#define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+#define REG32(addr) (*(volatile uint32_t*)(uintptr_t)(addr))
 
 __attribute__((noinline)) void illegal_instruction(void) { __asm__ volatile(".word 0xffffffff"); }
 /* Through a volatile: GCC would treat a constant address near 0 as a null pointer. */
@@ -31,8 +31,8 @@ __attribute__((noinline)) void timer_interrupt(void) {
   const uint32_t now = REG32(RV32_CLINT_BASE + RV32_CLINT_MTIME);
   REG32(RV32_CLINT_BASE + RV32_CLINT_MTIMECMP) = now + 5000;
   REG32(RV32_CLINT_BASE + RV32_CLINT_MTIMECMP + 4) = 0;
-  __asm__ volatile("csrs mie, %0" ::"r"(1u << 7));    /* MTIE */
-  __asm__ volatile("csrsi mstatus, 8");               /* MIE */
+  __asm__ volatile("csrs mie, %0" ::"r"(1u << 7)); /* MTIE */
+  __asm__ volatile("csrsi mstatus, 8");            /* MIE */
   while (!timer_fired) __asm__ volatile("wfi");
 }
 

@@ -76,14 +76,14 @@ class RiscvCompliance : public ::testing::TestWithParam<Case> {};
 
 TEST_P(RiscvCompliance, Passes) {
   const Case& c = GetParam();
-  const std::string path =
-      std::string(PHOTON_RISCV_TESTS_DIR) + "/" + c.test.suite + "-p-" + c.test.name;
+  const std::string path = std::string(PHOTON_RISCV_TESTS_DIR) + "/" + c.test.suite + "-p-" + c.test.name;
   const Outcome o = run_elf(path, c.split);
   ASSERT_TRUE(o.finished) << path << " did not write tohost (" << o.detail << ")";
   // An unexpected trap writes TESTNUM | 1337 instead (env/p/riscv_test.h, other_exception).
   const bool trap = (o.tohost & 1337u) == 1337u;
   EXPECT_EQ(o.tohost, 1u) << path << (trap ? " took an unexpected trap (tohost " : " failed test number ")
-                          << (trap ? o.tohost : o.tohost >> 1) << (trap ? ")" : "") << " (" << o.detail << ")";
+                          << (trap ? o.tohost : o.tohost >> 1) << (trap ? ")" : "") << " (" << o.detail
+                          << ")";
 }
 
 std::vector<Case> cases() {
@@ -99,8 +99,8 @@ std::vector<Case> cases() {
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string n = std::string(info.param.test.suite) + "_" + info.param.test.name +
-                  (info.param.split ? "" : "_trap");
+  std::string n =
+      std::string(info.param.test.suite) + "_" + info.param.test.name + (info.param.split ? "" : "_trap");
   for (char& ch : n)
     if (ch == '-') ch = '_';
   return n;

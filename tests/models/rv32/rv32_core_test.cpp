@@ -25,8 +25,8 @@ uint32_t s_type(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3) {
 }
 uint32_t b_type(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3) {
   const uint32_t u = uint32_t(imm);
-  return (((u >> 12) & 1) << 31) | (((u >> 5) & 0x3F) << 25) | (rs2 << 20) | (rs1 << 15) |
-         (f3 << 12) | (((u >> 1) & 0xF) << 8) | (((u >> 11) & 1) << 7) | 0x63;
+  return (((u >> 12) & 1) << 31) | (((u >> 5) & 0x3F) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) |
+         (((u >> 1) & 0xF) << 8) | (((u >> 11) & 1) << 7) | 0x63;
 }
 uint32_t lui(uint32_t rd, uint32_t imm20) { return (imm20 << 12) | (rd << 7) | 0x37; }
 uint32_t addi(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 0, rd, 0x13); }
@@ -44,11 +44,19 @@ constexpr uint32_t kMtvec = 0x305, kMepc = 0x341, kMcause = 0x342, kMtval = 0x34
 class NoBus : public Rv32Bus {
  public:
   bool load(uint32_t a, unsigned, uint32_t& v) override {
-    if (a == 0x40000000u) { v = 0x1234; ++mmio; return true; }
+    if (a == 0x40000000u) {
+      v = 0x1234;
+      ++mmio;
+      return true;
+    }
     return false;
   }
   bool store(uint32_t a, unsigned, uint32_t v) override {
-    if (a == 0x40000000u) { last = v; ++mmio; return true; }
+    if (a == 0x40000000u) {
+      last = v;
+      ++mmio;
+      return true;
+    }
     return false;
   }
   uint32_t last = 0;
@@ -77,8 +85,8 @@ struct Machine {
 
 TEST(Rv32Core, CountsCyclesFromTheTable) {
   // x1 = 10; loop: x2 += x1 * x1; x1 -= 1; bne x1, x0, loop; then wfi.
-  Machine m({addi(1, 0, 10), mul(3, 1, 1), r_type(0, 3, 2, 0, 2, 0x33), addi(1, 1, -1),
-             bne(1, 0, -12), kWfi});
+  Machine m(
+      {addi(1, 0, 10), mul(3, 1, 1), r_type(0, 3, 2, 0, 2, 0x33), addi(1, 1, -1), bne(1, 0, -12), kWfi});
   const Stop s = m.core.run(100000);
   EXPECT_EQ(s, Stop::Wfi);
   EXPECT_EQ(m.core.reg(2), 385u);  // sum of k^2 for k = 1..10
@@ -136,12 +144,14 @@ TEST(Rv32Core, StoreToRomAndUnmappedLoadAreAccessFaults) {
 
 TEST(Rv32Core, MisalignedAccessSplitsOrTraps) {
   // RAM word at 0x1000_0001 (misaligned): split mode reads it, trap mode raises cause 4.
-  std::vector<uint32_t> code = {addi(1, 0, 0x100), csrrw(0, kMtvec, 1), lui(2, 0x10000),
-                                lw(3, 2, 1), kWfi};
+  std::vector<uint32_t> code = {addi(1, 0, 0x100), csrrw(0, kMtvec, 1), lui(2, 0x10000), lw(3, 2, 1), kWfi};
   code.resize(128, 0);
   code[0x100 / 4] = kWfi;
   Machine split(code);
-  split.ram[1] = 0x11; split.ram[2] = 0x22; split.ram[3] = 0x33; split.ram[4] = 0x44;
+  split.ram[1] = 0x11;
+  split.ram[2] = 0x22;
+  split.ram[3] = 0x33;
+  split.ram[4] = 0x44;
   split.core.run(1000);
   EXPECT_EQ(split.core.reg(3), 0x44332211u);
   EXPECT_EQ(split.core.pc(), 20u);
@@ -157,8 +167,8 @@ TEST(Rv32Core, ExternalInterruptIsTakenVectoredAndMretReturns) {
   // mtvec = 0x200 | 1 (vectored): the external interrupt (code 11) enters at 0x200 + 44.
   std::vector<uint32_t> code = {addi(1, 0, 0x201), csrrw(0, kMtvec, 1), lui(2, 1),
                                 addi(2, 2, -2048),  // x2 = 0x800: mie.MEIE
-                                csrrw(0, kMie, 2), addi(3, 0, 8), csrrs(0, kMstatus, 3),  // MIE
-                                addi(5, 0, 1), addi(5, 5, 1), kWfi};
+                                csrrw(0, kMie, 2), addi(3, 0, 8),       csrrs(0, kMstatus, 3),  // MIE
+                                addi(5, 0, 1),     addi(5, 5, 1),       kWfi};
   code.resize(256, 0);
   code[(0x200 + 44) / 4] = addi(6, 0, 42);
   code[(0x200 + 48) / 4] = kMret;
@@ -171,13 +181,12 @@ TEST(Rv32Core, ExternalInterruptIsTakenVectoredAndMretReturns) {
   EXPECT_EQ(m.core.reg(6), 42u);
   m.core.set_irq(kMachineExternal, false);
   EXPECT_EQ(m.core.run(1000), Stop::Wfi);
-  EXPECT_EQ(m.core.reg(5), 2u);  // resumed where it was interrupted
+  EXPECT_EQ(m.core.reg(5), 2u);              // resumed where it was interrupted
   EXPECT_TRUE(m.core.interrupts_enabled());  // mret restored MIE from MPIE
 }
 
 TEST(Rv32Core, WfiWakesOnAnEnabledInterruptWithoutTakingIt) {
-  std::vector<uint32_t> code = {lui(2, 1), addi(2, 2, -2048), csrrw(0, kMie, 2), kWfi,
-                                addi(7, 0, 9), kWfi};
+  std::vector<uint32_t> code = {lui(2, 1), addi(2, 2, -2048), csrrw(0, kMie, 2), kWfi, addi(7, 0, 9), kWfi};
   Machine m(code);
   EXPECT_EQ(m.core.run(1000), Stop::Wfi);
   EXPECT_EQ(m.core.pc(), 16u);
@@ -247,8 +256,8 @@ TEST(Rv32Core, SlowPathAndCounters) {
 TEST(Rv32Core, StoreIntoDecodedCodeTakesEffect) {
   // Runs from RAM: the instruction at +8 runs once, is overwritten, and runs again.
   Machine m({});
-  const uint32_t prog[] = {lui(5, 0x10000), lw(6, 5, 0x40), addi(7, 7, 1), sw(6, 5, 8),
-                           addi(8, 8, 1), addi(9, 0, 2), bne(8, 9, -16), kWfi};
+  const uint32_t prog[] = {lui(5, 0x10000), lw(6, 5, 0x40), addi(7, 7, 1),  sw(6, 5, 8),
+                           addi(8, 8, 1),   addi(9, 0, 2),  bne(8, 9, -16), kWfi};
   std::memcpy(m.ram.data(), prog, sizeof prog);
   const uint32_t replacement = addi(7, 7, 100);
   std::memcpy(m.ram.data() + 0x40, &replacement, 4);
