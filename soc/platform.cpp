@@ -1,4 +1,5 @@
 #include "soc/platform.h"
+#include "soc/unit_table.h"
 
 #include <algorithm>
 #include <array>
@@ -7,10 +8,8 @@
 #include <map>
 
 #include "base/error.h"
-#include "models/dma/dma.h"
 #include "models/hbm/hbm.h"
 #include "models/scratchpad/scratchpad.h"
-#include "platform/compute_unit.h"
 #include "platform/control_bus.h"
 #include "platform/irq_controller.h"
 #include "platform/noc/router.h"
@@ -26,7 +25,8 @@ namespace photon {
 class SysRegs {
  public:
   explicit SysRegs(IrqController& irq) : regs("SYS") {
-    regs.on_write("DOORBELL", [&irq](uint32_t, uint32_t) { irq.raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT); });
+    regs.on_write(regs::SYS::DOORBELL,
+                  [&irq](uint32_t, uint32_t) { irq.raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT); });
   }
   RegisterBlock regs;
 };
@@ -35,7 +35,7 @@ namespace {
 double ns_of(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
 }  // namespace
 
-Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cfg) {
+Platform::Platform(const PlatformConfig& cfg) : cfg_(cfg) {
   // The kernel's banner would go to stdout, which belongs to the CLI's own output.
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   const bool functional = cfg_.sim.mode == "functional";
@@ -48,41 +48,28 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
   hbm_ = std::make_unique<Hbm>("hbm", cfg_.hbm, functional);
   spm_ = std::make_unique<Scratchpad>("scratchpad", cfg_.scratchpad, functional);
 
-  auto wiring = [&](unsigned done_bit, unsigned err_bit) {
+  bus_->attach(&sys_->regs);
+  bus_->attach(&irq_->regs());
+  bus_->attach(&sems_->regs());
+  for (const UnitDesc& u : unit_table()) {
     QueueUnit::Wiring w;
+    w.regs_instance = u.hw().name;
+    w.unit = u.name;
     w.irq = irq_.get();
     w.sems = sems_.get();
     w.trace = &trace_;
     w.depth = cfg_.cpu.queue_depth;
-    w.done_bit = done_bit;
-    w.err_bit = err_bit;
-    return w;
-  };
-  dma_ =
-      std::make_unique<DmaUnit>("dma", cfg_.dma, functional,
-                                wiring(PHOTON_IRQ_PENDING_DMA_DONE_SHIFT, PHOTON_IRQ_PENDING_DMA_ERR_SHIFT));
-  gemm_ = std::make_unique<ComputeUnit>(
-      "optical_gemm", "GEMM", engines.gemm(cfg_), spm_->view(),
-      wiring(PHOTON_IRQ_PENDING_GEMM_DONE_SHIFT, PHOTON_IRQ_PENDING_GEMM_ERR_SHIFT));
-  ntt_ = std::make_unique<ComputeUnit>(
-      "ntt", "NTT", engines.ntt(cfg_), spm_->view(),
-      wiring(PHOTON_IRQ_PENDING_NTT_DONE_SHIFT, PHOTON_IRQ_PENDING_NTT_ERR_SHIFT));
-  vec_ = std::make_unique<ComputeUnit>(
-      "vector", "VEC", engines.vector(cfg_), spm_->view(),
-      wiring(PHOTON_IRQ_PENDING_VEC_DONE_SHIFT, PHOTON_IRQ_PENDING_VEC_ERR_SHIFT));
+    w.done_bit = u.hw().done_bit;
+    w.err_bit = u.hw().err_bit;
+    units_.push_back(
+        u.implementation(cfg_.impl.at(u.name)).make(UnitContext{cfg_, functional, spm_->view(), w}));
+    bus_->attach(&units_.back()->regs());
+    if (auto* s = units_.back()->data_initiator()) s->bind(noc_->in);
+  }
   cpu_ = std::make_unique<FirmwareCpu>("fw_cpu", cfg_.cpu, cfg_.sim.quantum_ns, *irq_, &trace_);
-
-  bus_->attach(&sys_->regs);
-  bus_->attach(&irq_->regs());
-  bus_->attach(&sems_->regs());
-  bus_->attach(&dma_->regs());
-  bus_->attach(&gemm_->regs());
-  bus_->attach(&ntt_->regs());
-  bus_->attach(&vec_->regs());
 
   cpu_->ctrl.bind(bus_->ctrl);
   cpu_->data.bind(noc_->in);
-  dma_->data.bind(noc_->in);
   noc_->map_target("hbm", cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
   noc_->out.bind(hbm_->mem);
   noc_->map_target("scratchpad", cfg_.noc.scratchpad_base, cfg_.scratchpad.size_bytes());
@@ -91,8 +78,10 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
 
 Platform::~Platform() = default;
 
-std::array<const QueueUnit*, 4> Platform::queues() const {
-  return {dma_.get(), gemm_.get(), ntt_.get(), vec_.get()};
+std::vector<std::string> Platform::trace_tracks() const {
+  std::vector<std::string> tracks;
+  for (const auto& u : units_) tracks.push_back("queue." + u->unit_name());
+  return tracks;
 }
 
 void Platform::write(uint64_t address, const void* src, uint64_t bytes) {
@@ -159,11 +148,11 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
     }
   }
   RegisterBlock& sys = sys_->regs;
-  sys.set("RING_BASE_LO", uint32_t(ring & 0xFFFFFFFFu));
-  sys.set("RING_BASE_HI", uint32_t(ring >> 32));
-  sys.set("RING_SIZE", uint32_t(n));
-  sys.set("RING_HEAD", 0);
-  sys.set("RING_TAIL", uint32_t(n));
+  sys.set(regs::SYS::RING_BASE_LO, uint32_t(ring & 0xFFFFFFFFu));
+  sys.set(regs::SYS::RING_BASE_HI, uint32_t(ring >> 32));
+  sys.set(regs::SYS::RING_SIZE, uint32_t(n));
+  sys.set(regs::SYS::RING_HEAD, 0);
+  sys.set(regs::SYS::RING_TAIL, uint32_t(n));
   irq_->raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT);  // the host rings the doorbell at time 0
 }
 
@@ -188,12 +177,12 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   }
   RunOutcome out;
   out.simulated_time_ns = ns_of(cpu_->finished() ? cpu_->finish_time() : sc_core::sc_time_stamp());
-  if (cpu_->finished() && cpu_->final_state() == PHOTON_FW_STATE_DONE) return out;
-  const uint32_t status = sys_->regs.get("STATUS");
-  const uint32_t code = (status & PHOTON_SYS_STATUS_CODE_MASK) >> PHOTON_SYS_STATUS_CODE_SHIFT;
-  out.failing_command = sys_->regs.get("ERROR_CMD");
+  if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) return out;
+  const uint32_t status = sys_->regs.get(regs::SYS::STATUS);
+  const uint32_t code = regs::SYS::STATUS_CODE.get(status);
+  out.failing_command = sys_->regs.get(regs::SYS::ERROR_CMD);
   if (cpu_->finished()) {
-    for (const QueueUnit* q : queues())
+    for (const auto& q : units_)
       if (q->failed()) {
         out.status = RunOutcome::Status::UnitError;
         out.message = q->error_message();
@@ -201,9 +190,9 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
       }
     out.status = RunOutcome::Status::FirmwareError;
     const std::string idx = "command " + std::to_string(out.failing_command) + ": ";
-    if (code == PHOTON_FW_ERR_OPCODE)
+    if (code == uint32_t(regs::FwError::OPCODE))
       out.message = idx + "unknown opcode (firmware stopped)";
-    else if (code == PHOTON_FW_ERR_RING)
+    else if (code == uint32_t(regs::FwError::RING))
       out.message = "command stream ended without an END command (after " +
                     std::to_string(out.failing_command) + " commands)";
     else
@@ -217,7 +206,7 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   }
   out.status = RunOutcome::Status::Deadlock;
   std::string blocked;
-  for (const QueueUnit* q : queues())
+  for (const auto& q : units_)
     if (!q->blocked_on().empty()) blocked += (blocked.empty() ? "" : "; ") + q->blocked_on();
   out.message = "deadlock: no unit can make progress" +
                 (blocked.empty() ? std::string() : ": " + blocked + " is never signalled");
@@ -237,14 +226,14 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
     energy[name] = s.energy_pj;
     total_energy += s.energy_pj;
   };
-  for (const QueueUnit* q : queues()) {
+  for (const auto& q : units_) {
     add_unit(q->unit_name(), q->stats());
     queue_rows[q->unit_name()] = {{"mean_occupancy", q->mean_occupancy(t)},
                                   {"max_occupancy", q->max_occupancy()},
                                   {"depth", cfg_.cpu.queue_depth}};
   }
-  for (auto* cu : {gemm_.get(), ntt_.get(), vec_.get()})
-    for (const auto& [k, v] : cu->engine().counters()) units[cu->unit_name()]["counters"][k] = v;
+  for (const auto& q : units_)
+    for (const auto& [k, v] : q->extra_counters()) units[q->unit_name()]["counters"][k] = v;
   add_unit("scratchpad", spm_->stats());
   UnitStats hs = hbm_->stats();
   add_unit("hbm", hs);
@@ -320,7 +309,3 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
 }
 
 }  // namespace photon
-
-// libsystemc's own main() calls sc_main; Photon's executables have their own main() and drive the
-// kernel through Platform, so this is never called, but the shared library needs the symbol.
-int sc_main(int, char**) { return 0; }

@@ -29,8 +29,6 @@ namespace photon {
 
 class Hbm;
 class Scratchpad;
-class DmaUnit;
-class ComputeUnit;
 class QueueUnit;
 class ControlBus;
 class DataRouter;
@@ -54,15 +52,10 @@ struct RunOutcome {
   double simulated_time_ns = 0;
 };
 
-/// Factories for the compute engines (tests may substitute fakes).
-struct EngineFactories {
-  std::function<std::unique_ptr<Engine>(const PlatformConfig&)> gemm, ntt, vector;
-  static EngineFactories real();
-};
-
 class Platform {
  public:
-  explicit Platform(const PlatformConfig& cfg, EngineFactories engines = EngineFactories::real());
+  /// Builds every unit of unit_table() with the implementation `<unit>.impl` names.
+  explicit Platform(const PlatformConfig& cfg);
   ~Platform();
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
@@ -85,11 +78,10 @@ class Platform {
   const TraceRecorder& trace() const { return trace_; }
   const PlatformConfig& config() const { return cfg_; }
   const pcs::Program& program() const { return program_; }
+  /// The trace's unit tracks ("queue.<unit>"), in queue order.
+  std::vector<std::string> trace_tracks() const;
 
  private:
-  /// The four command queues: DMA, optical GEMM, NTT, vector.
-  std::array<const QueueUnit*, 4> queues() const;
-
   PlatformConfig cfg_;
   pcs::Program program_;
   TraceRecorder trace_;
@@ -100,8 +92,7 @@ class Platform {
   std::unique_ptr<DataRouter> noc_;
   std::unique_ptr<Hbm> hbm_;
   std::unique_ptr<Scratchpad> spm_;
-  std::unique_ptr<DmaUnit> dma_;
-  std::unique_ptr<ComputeUnit> gemm_, ntt_, vec_;
+  std::vector<std::unique_ptr<QueueUnit>> units_;  ///< unit_table() order = queue order
   std::unique_ptr<FirmwareCpu> cpu_;
 };
 
