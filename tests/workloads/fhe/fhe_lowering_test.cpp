@@ -1,5 +1,6 @@
 // FHE lowering: the command expansion of every op, tallied here from the commands themselves,
-// against the closed forms of count_fhe_op(); key traffic and the key LRU; semaphores; errors.
+// against the closed forms of count_fhe_op() (fhe_closed_form.h, the oracle); key traffic and the
+// key LRU; semaphores; errors.
 #include "workloads/fhe/fhe_lowering.h"
 
 #include <cstring>
@@ -8,9 +9,12 @@
 #include <gtest/gtest.h>
 
 #include "models/ntt/ntt_engine.h"
-#include "tests/workloads/fhe/fhe_estimate.h"
+#include "tests/workloads/fhe/fhe_closed_form.h"
+#include "workloads/fhe/fhe_bootstrap.h"
+#include "workloads/fhe/fhe_keys.h"
+#include "workloads/fhe/fhe_op_traits.h"
 
-namespace photon {
+namespace photon::fhe {
 namespace {
 
 /// Work of the commands with tag `tag` (all tags if kNoTag), counted from their fields.
@@ -289,40 +293,10 @@ TEST(FheLowering, BadArgumentsNameTheFlag) {
   EXPECT_EQ(p.ops[1].detail.rfind("N=2^12 l=5 L=5 alpha=2 dnum=3 beta=3", 0), 0u) << p.ops[1].detail;
 }
 
-TEST(FheEstimate, DmaSignalWaitOrdersTheNttQueue) {
-  RunConfig cfg;
-  cfg.noc.port_bandwidth_gbps = 64;  // 64 bytes per cycle at 1 GHz
-  cfg.dma.setup_cycles = 20;
-  pcs::Program p;
-  pcs::Command dma;
-  dma.opcode = pcs::Opcode::DmaCopy;
-  pcs::DmaCopy d;
-  d.inner_bytes = 64000;
-  dma.body = d;
-  pcs::Command sig, wait, ntt, end;
-  sig.opcode = pcs::Opcode::Signal;
-  sig.body = pcs::Sync{pcs::Queue::Dma, 5};
-  wait.opcode = pcs::Opcode::Wait;
-  wait.body = pcs::Sync{pcs::Queue::Ntt, 5};
-  pcs::Ntt n;
-  n.op = pcs::Ntt::kForward;
-  n.log_n = 12;
-  n.limbs = 2;
-  ntt.opcode = pcs::Opcode::Ntt;
-  ntt.body = n;
-  p.commands = {dma, sig, wait, ntt, end};
-  const FheEstimate e = estimate_cycles(p, cfg);
-  EXPECT_EQ(e.total_cycles, 20 + 1000 + NttEngine::busy_cycles(n, cfg.ntt));
-  EXPECT_EQ(e.busy_cycles.at("hbm"), 1000u);
-  EXPECT_EQ(e.hbm_bytes, 64000u);
-  p.commands = {wait, ntt, end};
-  EXPECT_THROW(estimate_cycles(p, cfg), Error);
-}
-
 }  // namespace
-}  // namespace photon
+}  // namespace photon::fhe
 
-namespace photon {
+namespace photon::fhe {
 namespace {
 
 TEST(FheLowering, KeysStayInsideHbmAndAliasWhenItIsFull) {
@@ -356,9 +330,9 @@ TEST(FheLowering, KeysStayInsideHbmAndAliasWhenItIsFull) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::fhe
 
-namespace photon {
+namespace photon::fhe {
 namespace {
 
 TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
@@ -425,4 +399,4 @@ TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::fhe
