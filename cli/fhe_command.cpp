@@ -34,7 +34,7 @@ void add_fhe_command(CLI::App& app, int& status) {
     if (n < 1024 || n > 131072 || (n & (n - 1)))
       throw Error("--ring-degree " + std::to_string(n) + ": expected a power of two in [1024, 131072]");
     const uint32_t log_n = uint32_t(std::log2(double(n)));
-    pcs::Program prog = make_single_op_program(o->op, log_n, o->max_level, o->level, o->alpha, cfg);
+    pcs::Program prog = fhe::make_single_op_program(o->op, log_n, o->max_level, o->level, o->alpha, cfg);
     Platform platform(cfg);
     platform.load(prog);
     RunOutcome out = platform.run();
