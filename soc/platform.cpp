@@ -213,99 +213,34 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   return out;
 }
 
-nlohmann::json Platform::report(const RunOutcome& outcome) const {
-  using nlohmann::json;
+PlatformReport Platform::report(const RunOutcome& outcome) const {
   const double t = outcome.simulated_time_ns;
-  json units = json::object(), energy = json::object(), queue_rows = json::object();
-  double total_energy = 0;
-  auto add_unit = [&](const std::string& name, const UnitStats& s) {
-    units[name] = {{"busy_ns", s.busy_ns},
-                   {"utilization", t > 0 ? std::min(1.0, s.busy_ns / t) : 0.0},
-                   {"commands", s.commands},
-                   {"counters", s.counters}};
-    energy[name] = s.energy_pj;
-    total_energy += s.energy_pj;
+  auto utilization = [t](double busy_ns) { return t > 0 ? std::min(1.0, busy_ns / t) : 0.0; };
+  auto unit_row = [&](const std::string& name, const UnitStats& s) {
+    return UnitRow{name, s.busy_ns, utilization(s.busy_ns), s.commands, s.counters, s.energy_pj};
   };
+  PlatformReport r;
   for (const auto& q : units_) {
-    add_unit(q->unit_name(), q->stats());
-    queue_rows[q->unit_name()] = {{"mean_occupancy", q->mean_occupancy(t)},
-                                  {"max_occupancy", q->max_occupancy()},
-                                  {"depth", cfg_.cpu.queue_depth}};
+    r.units.push_back(unit_row(q->unit_name(), q->stats()));
+    for (const auto& [k, v] : q->extra_counters()) r.units.back().counters[k] = v;
+    r.queues.push_back({q->unit_name(), q->mean_occupancy(t), q->max_occupancy(), cfg_.cpu.queue_depth});
   }
-  for (const auto& q : units_)
-    for (const auto& [k, v] : q->extra_counters()) units[q->unit_name()]["counters"][k] = v;
-  add_unit("scratchpad", spm_->stats());
-  UnitStats hs = hbm_->stats();
-  add_unit("hbm", hs);
-  units["firmware_cpu"] = {{"busy_ns", cpu_->busy_ns()},
-                           {"utilization", t > 0 ? std::min(1.0, cpu_->busy_ns() / t) : 0.0},
-                           {"mmio_accesses", cpu_->mmio_accesses()}};
-  energy["total"] = total_energy;
-
-  // Per-op rows from the trace: first start, last end, busy time per unit.
-  // Per-op rows from the trace: first start, last end, and per unit the length of the union of
-  // the op's command intervals (commands of one unit may overlap, e.g. the NTT unit's engines).
-  struct Row {
-    double start = 1e300, end = 0;
-    std::map<std::string, std::vector<std::pair<double, double>>> intervals;
-    std::map<std::string, double> unit_ns;
-  };
-  std::vector<Row> rows(program_.ops.size());
-  for (const auto& e : trace_.events()) {
-    if (e.tag >= rows.size() || e.sync) continue;
-    Row& r = rows[e.tag];
-    r.start = std::min(r.start, e.start_ns);
-    r.end = std::max(r.end, e.end_ns);
-    r.intervals[e.track.substr(e.track.find('.') + 1)].push_back({e.start_ns, e.end_ns});
-  }
-  for (Row& r : rows)
-    for (auto& [unit, iv] : r.intervals) {
-      std::sort(iv.begin(), iv.end());
-      double total = 0, cur_s = 0, cur_e = -1;
-      for (const auto& [a, b] : iv) {
-        if (a > cur_e) {
-          if (cur_e > cur_s) total += cur_e - cur_s;
-          cur_s = a;
-          cur_e = b;
-        } else {
-          cur_e = std::max(cur_e, b);
-        }
-      }
-      if (cur_e > cur_s) total += cur_e - cur_s;
-      r.unit_ns[unit] = total;
-    }
+  r.units.push_back(unit_row("scratchpad", spm_->stats()));
+  r.units.push_back(unit_row("hbm", hbm_->stats()));
+  r.hbm = hbm_->report();
+  r.firmware.busy_ns = cpu_->busy_ns();
+  r.firmware.utilization = utilization(cpu_->busy_ns());
+  r.firmware.mmio_accesses = cpu_->mmio_accesses();
+  r.firmware.commands = program_.commands.size();
+  r.firmware.control_bus_errors = bus_->errors();
+  r.firmware.noc_decode_errors = noc_->decode_errors();
+  for (const auto& e : bus_->error_log()) r.firmware.errors.push_back(e);
+  for (const auto& e : cpu_->bus_error_log()) r.firmware.errors.push_back(e);
+  if (noc_->decode_errors()) r.firmware.errors.push_back(noc_->last_error());
   const std::vector<OpWork> work = count_op_work(program_, cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
-  json ops = json::array();
-  OpWork total;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const auto& op = program_.ops[i];
-    json row = {{"name", op.name},
-                {"kind", op.kind},
-                {"start_ns", rows[i].end > 0 ? rows[i].start : 0.0},
-                {"end_ns", rows[i].end},
-                {"latency_ns", rows[i].end > 0 ? rows[i].end - rows[i].start : 0.0},
-                {"unit_ns", rows[i].unit_ns},
-                {"work", work[i].to_json()}};
-    if (!op.detail.empty()) row["detail"] = op.detail;
-    ops.push_back(row);
-    total += work[i];
-  }
-  json errors = json::array();
-  for (const auto& e : bus_->error_log()) errors.push_back(e);
-  for (const auto& e : cpu_->bus_error_log()) errors.push_back(e);
-  if (noc_->decode_errors()) errors.push_back(noc_->last_error());
-  return json{{"units", units},
-              {"hbm", hbm_->report()},
-              {"energy_pj", energy},
-              {"queues", queue_rows},
-              {"firmware",
-               {{"mmio_accesses", cpu_->mmio_accesses()},
-                {"commands", program_.commands.size()},
-                {"control_bus_errors", bus_->errors()},
-                {"noc_decode_errors", noc_->decode_errors()},
-                {"errors", errors}}},
-              {"ops", ops},
-              {"work_total", total.to_json()}};
+  r.ops = op_rows(program_, trace_.events(), work);
+  for (const auto& w : work) r.work_total += w;
+  return r;
 }
 
 }  // namespace photon

@@ -22,6 +22,7 @@
 
 #include "isa/program.h"
 #include "platform/engine.h"
+#include "platform/report/platform_report.h"
 #include "platform/report/trace.h"
 #include "soc/platform_config.h"
 
@@ -73,8 +74,9 @@ class Platform {
   void read(uint64_t address, void* dst, uint64_t bytes) const;
   void write(uint64_t address, const void* src, uint64_t bytes);
 
-  /// The report's platform sections: units, hbm, energy_pj, queues, firmware, ops.
-  nlohmann::json report(const RunOutcome& outcome) const;
+  /// The report's platform sections (units, hbm, energy, queues, firmware, per-op rows) as typed
+  /// rows; PlatformReport::to_json() serialises them.
+  PlatformReport report(const RunOutcome& outcome) const;
   const TraceRecorder& trace() const { return trace_; }
   const PlatformConfig& config() const { return cfg_; }
   const pcs::Program& program() const { return program_; }

@@ -28,14 +28,14 @@ CompiledWorkload compile_heir(const std::string& path, const RunConfig& cfg) {
         std::fprintf(stderr, "photon: warning: %s: %s\n", path.c_str(), wmsg.c_str());
     }
   for (const auto& u : p.unsupported)
-    w.unsupported.push_back({{"op", u.op}, {"location", u.location}, {"reason", u.reason}});
-  std::map<std::string, int> counts;
-  for (const auto& op : p.ops) counts[fhe::fhe_op_kind_name(op.kind)]++;
-  w.info = {{"scheme", p.scheme},
-            {"fhe_ops", p.ops.size()},
-            {"fhe_op_counts", counts},
-            {"derived", p.derived},
-            {"warnings", p.warnings}};
+    w.unsupported.push_back({u.op, std::nullopt, u.location, u.reason, std::nullopt});
+  FheInfo info;
+  info.scheme = p.scheme;
+  info.fhe_ops = p.ops.size();
+  for (const auto& op : p.ops) info.fhe_op_counts[fhe::fhe_op_kind_name(op.kind)]++;
+  info.derived = p.derived;
+  info.warnings = p.warnings;
+  w.info.fhe = info;
   return w;
 }
 

@@ -15,18 +15,17 @@ PlatformFheRun run_on_platform(const pcs::Program& program, const RunConfig& cfg
     platform.load(program);
     const RunOutcome o = platform.run();
     if (o.status != RunOutcome::Status::Done) throw Error("run did not finish: " + o.message);
-    const nlohmann::json rep = platform.report(o);
+    const PlatformReport rep = platform.report(o);
     const double ghz = cfg.ntt.clock_ghz;
     nlohmann::json r = {
         {"cycles", o.simulated_time_ns * ghz},
-        {"ntt_counters", rep["units"]["ntt"]["counters"]},
-        {"ntt_energy_pj", rep["energy_pj"]["ntt"]},
-        {"hbm_busy_cycles", rep["units"]["hbm"]["busy_ns"].get<double>() * ghz},
-        {"dma_busy_cycles", rep["units"]["dma"]["busy_ns"].get<double>() * ghz},
-        {"hbm_bytes", rep["hbm"]["bytes_read"].get<double>() + rep["hbm"]["bytes_written"].get<double>()}};
+        {"ntt_counters", rep.unit("ntt").counters},
+        {"ntt_energy_pj", rep.unit("ntt").energy_pj},
+        {"hbm_busy_cycles", rep.unit("hbm").busy_ns * ghz},
+        {"dma_busy_cycles", rep.unit("dma").busy_ns * ghz},
+        {"hbm_bytes", rep.hbm["bytes_read"].get<double>() + rep.hbm["bytes_written"].get<double>()}};
     nlohmann::json ops = nlohmann::json::array();
-    for (const auto& row : rep["ops"])
-      ops.push_back({row["start_ns"].get<double>() * ghz, row["end_ns"].get<double>() * ghz});
+    for (const OpRow& row : rep.ops) ops.push_back({row.start_ns * ghz, row.end_ns * ghz});
     r["ops"] = ops;
     return r.dump();
   });
