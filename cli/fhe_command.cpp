@@ -34,12 +34,12 @@ void add_fhe_command(CLI::App& app, int& status) {
     if (n < 1024 || n > 131072 || (n & (n - 1)))
       throw Error("--ring-degree " + std::to_string(n) + ": expected a power of two in [1024, 131072]");
     const uint32_t log_n = uint32_t(std::log2(double(n)));
-    pcs::Program prog = make_single_op_program(o->op, log_n, o->max_level, o->level, o->alpha, cfg);
+    pcs::Program prog = fhe::make_single_op_program(o->op, log_n, o->max_level, o->level, o->alpha, cfg);
     Platform platform(cfg);
     platform.load(prog);
     RunOutcome out = platform.run();
     if (out.status != RunOutcome::Status::Done) throw Error(out.message);
-    nlohmann::json rep = platform.report(out);
+    const PlatformReport rep = platform.report(out);
     const double ghz = cfg.ntt.clock_ghz;
     nlohmann::json r = {{"op", o->op},
                         {"ring_degree", n},
@@ -51,13 +51,14 @@ void add_fhe_command(CLI::App& app, int& status) {
                         {"simulated_time_ns", out.simulated_time_ns},
                         {"commands", prog.commands.size()}};
     nlohmann::json breakdown = nlohmann::json::object();
-    for (const auto& [k, v] : rep["units"]["ntt"]["counters"].items())
+    const UnitRow& ntt = rep.unit("ntt");
+    for (const auto& [k, v] : ntt.counters)
       if (k.rfind("busy_cycles", 0) == 0) breakdown[k] = v;
-    breakdown["hbm_busy_cycles"] = std::llround(rep["units"]["hbm"]["busy_ns"].get<double>() * ghz);
-    breakdown["dma_busy_cycles"] = std::llround(rep["units"]["dma"]["busy_ns"].get<double>() * ghz);
+    breakdown["hbm_busy_cycles"] = std::llround(rep.unit("hbm").busy_ns * ghz);
+    breakdown["dma_busy_cycles"] = std::llround(rep.unit("dma").busy_ns * ghz);
     r["breakdown"] = breakdown;
-    r["ntt_counters"] = rep["units"]["ntt"]["counters"];
-    r["hbm"] = rep["hbm"];
+    r["ntt_counters"] = ntt.counters;
+    r["hbm"] = rep.hbm;
     if (!o->report.empty()) write_json_atomic(o->report, r);
     std::printf("%s\n", r.dump(1).c_str());
     status = 0;

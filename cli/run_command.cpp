@@ -10,6 +10,7 @@
 #include "soc/platform.h"
 #include "workloads/driver/fhe_summary.h"
 #include "workloads/driver/ideal_reference.h"
+#include "workloads/driver/run_report.h"
 #include "workloads/driver/tensor_files.h"
 #include "workloads/driver/workload.h"
 
@@ -54,39 +55,30 @@ void check_dump_dir(const std::string& dir) {
   }
 }
 
-int run(const RunOptions& o) {
-  const double t0 = wall_seconds();
-  // Output files are checked before any simulation: a bad path costs nothing.
+/// Every output path is checked before any simulation: a bad path costs nothing.
+void check_output_paths(const RunOptions& o) {
   if (!o.report.empty()) check_output_path(o.report);
   if (!o.trace.empty()) check_output_path(o.trace);
   if (!o.report.empty() && !o.trace.empty() &&
       std::filesystem::weakly_canonical(o.report) == std::filesystem::weakly_canonical(o.trace))
     throw Error("--report and --trace name the same file: " + o.report);
   if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
-  std::vector<std::string> sets = o.config.sets;
-  if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
-  RunConfig cfg = load_run_config(o.config.file, sets);
-  const bool functional = cfg.sim.mode == "functional";
-  if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
-    throw Error("--input and --dump-outputs need --mode functional");
+}
 
-  CompileOptions copts;
-  for (const auto& s : o.shapes)
-    if (auto kv = parse_shape_arg(s); !copts.shapes.insert(kv).second)
-      throw Error("--shape " + s + ": input '" + kv.first + "' is given more than once");
-  CompiledWorkload w = compile_workload(o.workload, cfg, copts);
-  // Host fallbacks are costed, not computed: a functional run would report wrong outputs.
-  if (functional && !w.unsupported.empty()) {
-    std::string nodes;
-    for (const auto& u : w.unsupported)
-      nodes += (nodes.empty() ? "" : "; ") + ("node '" + u.value("name", "") + "' (" + u.value("op", "") +
-                                              ", " + u.value("reason", "") + ")");
-    throw Error("functional mode cannot compute " + nodes + ": host fallback is timing-only")
-        .with_context(o.workload);
-  }
+/// Host fallbacks are costed, not computed: a functional run would report wrong outputs.
+void check_functional(const CompiledWorkload& w) {
+  if (w.unsupported.empty()) return;
+  std::string nodes;
+  for (const auto& u : w.unsupported)
+    nodes +=
+        (nodes.empty() ? "" : "; ") + ("node '" + u.name.value_or("") + "' (" + u.op + ", " + u.reason + ")");
+  throw Error("functional mode cannot compute " + nodes + ": host fallback is timing-only")
+      .with_context(w.path);
+}
 
-  // Inputs are read and checked before the simulation starts: a bad file costs no simulation.
-  std::map<std::string, std::vector<float>> input_data;
+/// Reads and checks every --input before the simulation starts: a bad file costs no simulation.
+TensorValues read_inputs(const RunOptions& o, const CompiledWorkload& w) {
+  TensorValues input_data;
   for (const auto& arg : o.inputs) {
     auto eq = arg.find('=');
     if (eq == std::string::npos || eq == 0) throw Error("--input expects NAME=FILE.pb, got '" + arg + "'");
@@ -99,38 +91,29 @@ int run(const RunOptions& o) {
       throw Error("--input " + arg + ": input '" + name + "' is given more than once");
     input_data[name] = read_input_tensor(arg.substr(eq + 1), *b);
   }
-  // Inputs without --input keep the all-zero HBM contents: said once per input, and in the report.
-  std::vector<std::string> input_notes;
-  if (functional)
-    for (const auto& in : w.inputs)
-      if (!input_data.count(in.name)) input_notes.push_back("input '" + in.name + "' not given: all zeros");
-  if (!o.dump_dir.empty() && w.outputs.empty())
-    throw Error("--dump-outputs: this workload has no named output tensors");
-  // Two outputs whose names sanitize to the same file would overwrite each other.
-  if (!o.dump_dir.empty()) {
-    std::map<std::string, std::string> file_of;
-    for (const auto& t : w.outputs) {
-      const std::string file = sanitize_file_name(t.name) + ".pb";
-      auto [it, fresh] = file_of.emplace(file, t.name);
-      if (!fresh)
-        throw Error("--dump-outputs: outputs '" + it->second + "' and '" + t.name +
-                    "' would both be written to " + (std::filesystem::path(o.dump_dir) / file).string());
-    }
-  }
-  for (const auto& note : input_notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+  return input_data;
+}
 
-  // Physical optical numerics: the outputs are compared with an ideal-numerics run of the same
-  // workload (forked before this process elaborates its own platform).
-  const bool compare_ideal = functional && cfg.optical_gemm.numerics == "physical" && !w.outputs.empty();
-  TensorValues ideal_outputs;
-  if (compare_ideal) ideal_outputs = run_ideal_outputs(w, cfg, input_data);
-
-  Platform platform(cfg);
-  platform.load(w.program, w.fills);
-  for (const auto& in : w.inputs) {
-    auto it = input_data.find(in.name);
-    if (it != input_data.end()) platform.write(in.address, it->second.data(), it->second.size() * 4);
+/// The file each output is dumped to. Two outputs whose names sanitize to the same file would
+/// overwrite each other: an error before the simulation.
+std::vector<DumpedOutput> dump_files(const RunOptions& o, const CompiledWorkload& w) {
+  std::vector<DumpedOutput> files;
+  if (o.dump_dir.empty()) return files;
+  if (w.outputs.empty()) throw Error("--dump-outputs: this workload has no named output tensors");
+  std::map<std::string, std::string> file_of;
+  for (const auto& t : w.outputs) {
+    const std::string file = sanitize_file_name(t.name) + ".pb";
+    auto [it, fresh] = file_of.emplace(file, t.name);
+    if (!fresh)
+      throw Error("--dump-outputs: outputs '" + it->second + "' and '" + t.name +
+                  "' would both be written to " + (std::filesystem::path(o.dump_dir) / file).string());
+    files.push_back({t.name, (std::filesystem::path(o.dump_dir) / file).string()});
   }
+  return files;
+}
+
+/// Simulates with a progress line on a terminal.
+RunOutcome simulate(Platform& platform, const RunOptions& o, const CompiledWorkload& w) {
   if (o.gdb_port >= 0) {
     const int port = platform.serve_gdb(o.gdb_port);
     std::fprintf(stderr, "photon: waiting for GDB on 127.0.0.1:%d (target remote :%d)\n", port, port);
@@ -146,40 +129,114 @@ int run(const RunOptions& o) {
                     o.workload.c_str(), n_cmds);
       progress.update(buf);
     };
-  RunOutcome out = platform.run(on_progress);
-  const double wall = wall_seconds() - t0;
+  return platform.run(on_progress);
+}
 
-  nlohmann::json report = platform.report(out);
-  report["status"] = status_name(out.status);
-  if (out.status != RunOutcome::Status::Done) report["error"] = out.message;
-  report["photon_version"] = "0.1.0";
-  report["workload"] = o.workload;
-  report["workload_info"] = w.info;
-  report["workload_info"]["frontend"] = w.frontend;
-  report["workload_info"]["commands"] = w.program.commands.size();
-  for (const auto& note : input_notes) report["workload_info"]["functional_notes"].push_back(note);
-  report["mode"] = cfg.sim.mode;
-  report["simulated_time_ns"] = out.simulated_time_ns;
-  report["wall_time_s"] = wall;
-  report["config"] = config_json(cfg);
-  report["unsupported"] = w.unsupported;
-  if (w.frontend == "heir") report["fhe"] = fhe_summary(report["ops"]);
+/// Writes the output tensors of a finished functional run into the report's `outputs`.
+void dump_outputs(const RunOptions& o, const CompiledWorkload& w, const Platform& platform,
+                  const std::vector<DumpedOutput>& files, RunReport& report) {
+  std::error_code ec;
+  std::filesystem::create_directories(o.dump_dir, ec);
+  if (ec)
+    throw Error("--dump-outputs: cannot create the directory: " + ec.message()).with_context(o.dump_dir);
+  for (size_t i = 0; i < w.outputs.size(); ++i) write_output_tensor(platform, w.outputs[i], files[i].file);
+  report.outputs = files;
+  if (!w.functional_exact)
+    report.outputs_note = "some tensors have no data in the model: outputs are not exact";
+}
 
-  if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(o.dump_dir, ec);
-    if (ec)
-      throw Error("--dump-outputs: cannot create the directory: " + ec.message()).with_context(o.dump_dir);
-    nlohmann::json dumped = nlohmann::json::array();
-    for (const auto& t : w.outputs) {
-      std::string file = (std::filesystem::path(o.dump_dir) / (sanitize_file_name(t.name) + ".pb")).string();
-      write_output_tensor(platform, t, file);
-      dumped.push_back({{"name", t.name}, {"file", file}});
-    }
-    report["outputs"] = dumped;
-    if (!w.functional_exact)
-      report["outputs_note"] = "some tensors have no data in the model: outputs are not exact";
+/// The trace first: if it fails, no report claims a complete run; a failed report removes it.
+void write_outputs(const RunOptions& o, const CompiledWorkload& w, const Platform& platform,
+                   const RunReport& report) {
+  if (!o.trace.empty()) {
+    std::vector<std::string> names;
+    for (const auto& op : w.program.ops) names.push_back(op.name);
+    TraceRecorder trace = platform.trace();
+    add_op_track(trace, report.platform.ops);
+    std::vector<std::string> tracks = platform.trace_tracks();
+    tracks.push_back("ops");
+    write_json_atomic(o.trace, trace.to_chrome_json(names, tracks));
   }
+  if (!o.report.empty()) {
+    try {
+      write_json_atomic(o.report, report.to_json());
+    } catch (const Error&) {
+      if (!o.trace.empty()) std::remove(o.trace.c_str());
+      throw;
+    }
+  }
+}
+
+void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunReport& r) {
+  std::printf("%s: %s mode, %zu commands, simulated %.3f us in %.3f s wall\n", o.workload.c_str(),
+              r.mode.c_str(), w.program.commands.size(), r.simulated_time_ns / 1e3, r.wall_time_s);
+  std::map<std::string, std::pair<double, double>> units;  // by name, as the report's object orders them
+  for (const auto& u : r.platform.units) units[u.name] = {u.busy_ns, u.utilization};
+  units["firmware_cpu"] = {r.platform.firmware.busy_ns, r.platform.firmware.utilization};
+  for (const auto& [name, u] : units)
+    std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(), u.first, 100.0 * u.second);
+  if (const auto& g = w.info.graph)
+    std::printf("  op coverage: %d nodes: %d on the device, %d free views, %d folded, %d host fallback\n",
+                g->nodes, g->lowered, g->free, g->folded, g->fallback);
+  std::printf("  energy %.3f uJ; unsupported ops: %zu\n", r.platform.energy_total_pj() / 1e6,
+              w.unsupported.size());
+}
+
+int run(const RunOptions& o) {
+  const double t0 = wall_seconds();
+  check_output_paths(o);
+  std::vector<std::string> sets = o.config.sets;
+  if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
+  RunConfig cfg = load_run_config(o.config.file, sets);
+  const bool functional = cfg.sim.mode == "functional";
+  if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
+    throw Error("--input and --dump-outputs need --mode functional");
+
+  CompileOptions copts;
+  for (const auto& s : o.shapes)
+    if (auto kv = parse_shape_arg(s); !copts.shapes.insert(kv).second)
+      throw Error("--shape " + s + ": input '" + kv.first + "' is given more than once");
+  CompiledWorkload w = compile_workload(o.workload, cfg, copts);
+  if (functional) check_functional(w);
+  const TensorValues input_data = read_inputs(o, w);
+  // Inputs without --input keep the all-zero HBM contents: said once per input, and in the report.
+  std::vector<std::string> input_notes;
+  if (functional)
+    for (const auto& in : w.inputs)
+      if (!input_data.count(in.name)) input_notes.push_back("input '" + in.name + "' not given: all zeros");
+  const std::vector<DumpedOutput> files = dump_files(o, w);
+  for (const auto& note : input_notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+
+  // Physical optical numerics: the outputs are compared with an ideal-numerics run of the same
+  // workload (forked before this process elaborates its own platform).
+  const bool compare_ideal = functional && cfg.optical_gemm.numerics == "physical" && !w.outputs.empty();
+  TensorValues ideal_outputs;
+  if (compare_ideal) ideal_outputs = run_ideal_outputs(w, cfg, input_data);
+
+  Platform platform(cfg);
+  platform.load(w.program, w.fills);
+  for (const auto& in : w.inputs) {
+    auto it = input_data.find(in.name);
+    if (it != input_data.end()) platform.write(in.address, it->second.data(), it->second.size() * 4);
+  }
+  const RunOutcome out = simulate(platform, o, w);
+
+  RunReport report;
+  report.platform = platform.report(out);
+  report.status = status_name(out.status);
+  if (out.status != RunOutcome::Status::Done) report.error = out.message;
+  report.photon_version = "0.1.0";
+  report.workload = o.workload;
+  report.info = w.info;
+  for (const auto& note : input_notes) report.info.functional_notes.push_back(note);
+  report.mode = cfg.sim.mode;
+  report.simulated_time_ns = out.simulated_time_ns;
+  report.wall_time_s = wall_seconds() - t0;
+  report.config = config_json(cfg);
+  report.unsupported = w.unsupported;
+  if (w.frontend == "heir") report.fhe = fhe_summary(report.platform.ops);
+  if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty())
+    dump_outputs(o, w, platform, files, report);
   if (compare_ideal && out.status == RunOutcome::Status::Done) {
     TensorValues physical;
     for (const auto& t : w.outputs) {
@@ -187,34 +244,11 @@ int run(const RunOptions& o) {
       platform.read(t.address, v.data(), v.size() * 4);
       physical[t.name] = std::move(v);
     }
-    report["numerics_error"] = output_error(physical, ideal_outputs);
-    report["numerics_error_note"] =
+    report.numerics_error = output_error(physical, ideal_outputs);
+    report.numerics_error_note =
         "physical optical numerics against the same run with optical_gemm.numerics=ideal";
   }
-  // The trace is written first: if it fails, no report claims a complete run.
-  if (!o.trace.empty()) {
-    std::vector<std::string> names;
-    for (const auto& op : w.program.ops) names.push_back(op.name);
-    // One more track with a row per op (layer or FHE op), from first command to last.
-    TraceRecorder trace = platform.trace();
-    uint32_t tag = 0;
-    for (const auto& row : report["ops"]) {
-      if (row["end_ns"].get<double>() > 0)
-        trace.add({"ops", row["name"].get<std::string>(), row["start_ns"].get<double>(),
-                   row["end_ns"].get<double>(), tag, 0});
-      ++tag;
-    }
-    write_json_atomic(o.trace, trace.to_chrome_json(names, {"queue.dma", "queue.optical_gemm", "queue.ntt",
-                                                            "queue.vector", "ops"}));
-  }
-  if (!o.report.empty()) {
-    try {
-      write_json_atomic(o.report, report);
-    } catch (const Error&) {
-      if (!o.trace.empty()) std::remove(o.trace.c_str());
-      throw;
-    }
-  }
+  write_outputs(o, w, platform, report);
   if (functional && !w.functional_exact && !o.quiet)
     std::fprintf(stderr,
                  "photon: warning: some tensors have no data in the model; functional outputs "
@@ -223,21 +257,7 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "photon: error: %s\n", out.message.c_str());
     return 1;
   }
-  if (!o.quiet) {
-    std::printf("%s: %s mode, %zu commands, simulated %.3f us in %.3f s wall\n", o.workload.c_str(),
-                cfg.sim.mode.c_str(), w.program.commands.size(), out.simulated_time_ns / 1e3, wall);
-    for (const auto& [name, u] : report["units"].items())
-      std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(), u["busy_ns"].get<double>(),
-                  100.0 * u["utilization"].get<double>());
-    if (w.info.contains("coverage")) {
-      const auto& c = w.info["coverage"];
-      std::printf("  op coverage: %d nodes: %d on the device, %d free views, %d folded, %d host fallback\n",
-                  c["nodes"].get<int>(), c["lowered"].get<int>(), c["free"].get<int>(),
-                  c["folded"].get<int>(), c["fallback"].get<int>());
-    }
-    std::printf("  energy %.3f uJ; unsupported ops: %zu\n", report["energy_pj"]["total"].get<double>() / 1e6,
-                w.unsupported.size());
-  }
+  if (!o.quiet) print_summary(o, w, report);
   return 0;
 }
 

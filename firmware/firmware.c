@@ -16,24 +16,12 @@
 #include "firmware/hal.h"
 #include "photon_regs.h"
 
+/* The units, their queues, opcodes and interrupt bits come from registers.yaml `units`. */
 #define QUEUES ((int)PHOTON_QUEUE_COUNT)
-#define OP_END 0x00u
-#define OP_FENCE 0x01u
-#define OP_SIGNAL 0x02u
-#define OP_WAIT 0x03u
-#define OP_DMA 0x10u
-#define OP_GEMM 0x20u
-#define OP_NTT 0x30u
-#define OP_VECTOR 0x40u
-
-static const uint32_t queue_base[QUEUES] = {PHOTON_QUEUE_DMA_BASE, PHOTON_QUEUE_GEMM_BASE,
-                                            PHOTON_QUEUE_NTT_BASE, PHOTON_QUEUE_VEC_BASE};
-static const uint32_t err_bits =
-    (1u << PHOTON_IRQ_PENDING_DMA_ERR_SHIFT) | (1u << PHOTON_IRQ_PENDING_GEMM_ERR_SHIFT) |
-    (1u << PHOTON_IRQ_PENDING_NTT_ERR_SHIFT) | (1u << PHOTON_IRQ_PENDING_VEC_ERR_SHIFT);
-static const uint32_t done_bits =
-    (1u << PHOTON_IRQ_PENDING_DMA_DONE_SHIFT) | (1u << PHOTON_IRQ_PENDING_GEMM_DONE_SHIFT) |
-    (1u << PHOTON_IRQ_PENDING_NTT_DONE_SHIFT) | (1u << PHOTON_IRQ_PENDING_VEC_DONE_SHIFT);
+static const uint32_t queue_base[QUEUES] = PHOTON_UNIT_QUEUE_BASES;
+static const uint32_t queue_opcode[QUEUES] = PHOTON_UNIT_OPCODES;
+static const uint32_t err_bits = PHOTON_UNIT_ERR_BITS;
+static const uint32_t done_bits = PHOTON_UNIT_DONE_BITS;
 
 static uint32_t free_slots[QUEUES];
 
@@ -133,26 +121,28 @@ unsigned photon_fw_main(void) {
     hal_work(HAL_WORK_DISPATCH);
     opcode = words[0] & 0xFFu;
     switch (opcode) {
-      case OP_END:
+      case PHOTON_OP_END:
         if (drain()) return PHOTON_FW_STATE_ERROR;
         hal_write32(PHOTON_SYS_BASE + PHOTON_SYS_RING_HEAD, head + 1);
         hal_write32(PHOTON_SYS_BASE + PHOTON_SYS_DISPATCHED, dispatched);
         set_status(PHOTON_FW_STATE_DONE, PHOTON_FW_ERR_NONE);
         return PHOTON_FW_STATE_DONE;
-      case OP_FENCE:
+      case PHOTON_OP_FENCE:
         if (drain()) return PHOTON_FW_STATE_ERROR;
         q = -1;
         break;
-      case OP_SIGNAL:
-      case OP_WAIT:
+      case PHOTON_OP_SIGNAL:
+      case PHOTON_OP_WAIT:
         q = (int)((words[0] >> 16) & 0xFFu);
         if (q >= QUEUES) return fail(PHOTON_FW_ERR_OPCODE, head);
         break;
-      case OP_DMA: q = 0; break;
-      case OP_GEMM: q = 1; break;
-      case OP_NTT: q = 2; break;
-      case OP_VECTOR: q = 3; break;
-      default: drain(); return fail(PHOTON_FW_ERR_OPCODE, head);
+      default:
+        for (q = 0; q < QUEUES && queue_opcode[q] != opcode; ++q) {}
+        if (q == QUEUES) {
+          drain();
+          return fail(PHOTON_FW_ERR_OPCODE, head);
+        }
+        break;
     }
     if (q >= 0) {
       if (push(q, words, head)) return PHOTON_FW_STATE_ERROR;

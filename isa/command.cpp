@@ -306,17 +306,13 @@ bool ntt_op_from_name(const std::string& s, uint8_t& op) { return find_op(kNttNa
 bool vector_op_from_name(const std::string& s, uint8_t& op) { return find_op(kVectorNames, s, op); }
 
 int Command::queue() const {
-  switch (opcode) {
-    case Opcode::Signal:
-    case Opcode::Wait:
-      if (const auto* s = std::get_if<Sync>(&body)) return static_cast<int>(s->queue);
-      return -1;
-    case Opcode::DmaCopy: return static_cast<int>(Queue::Dma);
-    case Opcode::Gemm: return static_cast<int>(Queue::Gemm);
-    case Opcode::Ntt: return static_cast<int>(Queue::Ntt);
-    case Opcode::Vector: return static_cast<int>(Queue::Vector);
-    default: return -1;
+  if (opcode == Opcode::Signal || opcode == Opcode::Wait) {
+    if (const auto* s = std::get_if<Sync>(&body)) return static_cast<int>(s->queue);
+    return -1;
   }
+  for (unsigned q = 0; q < regs::kUnitCount; ++q)
+    if (regs::kUnits[q].opcode == uint8_t(opcode)) return int(q);
+  return -1;
 }
 
 Command make_end() { return Command{Opcode::End, kNoTag, End{}}; }

@@ -13,25 +13,35 @@
 #include <string>
 #include <variant>
 
+#include "regs_view.h"
+
 namespace photon::pcs {
 
 constexpr uint32_t kCommandBytes = 64;
 constexpr uint32_t kNoTag = 0xFFFFFFFFu;
 
+/// Command opcodes; values from enum Opcode of platform/regs/registers.yaml (what the firmware
+/// routes by).
 enum class Opcode : uint8_t {
-  End = 0x00,     ///< end of program: firmware drains every queue and reports done
-  Fence = 0x01,   ///< firmware waits until every unit queue is idle before dispatching further
-  Signal = 0x02,  ///< in `queue`: after earlier commands of that queue complete, sem += 1
-  Wait = 0x03,    ///< in `queue`: block that queue until sem > 0, then sem -= 1
-  DmaCopy = 0x10,
-  Gemm = 0x20,
-  Ntt = 0x30,
-  Vector = 0x40,
+  End = uint8_t(regs::Opcode::END),      ///< end of program: firmware drains every queue, reports done
+  Fence = uint8_t(regs::Opcode::FENCE),  ///< firmware waits until every unit queue is idle
+  Signal =
+      uint8_t(regs::Opcode::SIGNAL),  ///< in `queue`: after earlier commands of that queue complete, sem += 1
+  Wait = uint8_t(regs::Opcode::WAIT),  ///< in `queue`: block that queue until sem > 0, then sem -= 1
+  DmaCopy = uint8_t(regs::Opcode::DMA),
+  Gemm = uint8_t(regs::Opcode::GEMM),
+  Ntt = uint8_t(regs::Opcode::NTT),
+  Vector = uint8_t(regs::Opcode::VECTOR),
 };
 
-/// Hardware command queues (one per unit that executes commands).
-enum class Queue : uint8_t { Dma = 0, Gemm = 1, Ntt = 2, Vector = 3 };
-constexpr int kQueueCount = 4;
+/// Hardware command queues (one per unit that executes commands), registers.yaml `units`.
+enum class Queue : uint8_t {
+  Dma = uint8_t(regs::QueueId::DMA),
+  Gemm = uint8_t(regs::QueueId::GEMM),
+  Ntt = uint8_t(regs::QueueId::NTT),
+  Vector = uint8_t(regs::QueueId::VEC),
+};
+constexpr int kQueueCount = int(regs::kUnitCount);
 const char* queue_name(Queue q);
 
 /// 1-D/2-D/3-D strided copy: for i2 < n2, i1 < n1: copy inner_bytes from

@@ -4,9 +4,9 @@
 
 namespace photon {
 
-ComputeUnit::ComputeUnit(sc_core::sc_module_name name, const std::string& regs_instance,
-                         std::unique_ptr<Engine> engine, const MemView& spm, const Wiring& w)
-    : QueueUnit(name, regs_instance, engine->name(), w), engine_(std::move(engine)), spm_(spm) {}
+ComputeUnit::ComputeUnit(sc_core::sc_module_name name, std::unique_ptr<Engine> engine, const MemView& spm,
+                         const Wiring& w)
+    : QueueUnit(name, w), engine_(std::move(engine)), spm_(spm) {}
 
 std::string ComputeUnit::event_name(const pcs::Command& c) const {
   if (auto* n = std::get_if<pcs::Ntt>(&c.body)) return pcs::ntt_op_name(n->op);

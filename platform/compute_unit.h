@@ -13,10 +13,11 @@ namespace photon {
 
 class ComputeUnit : public QueueUnit {
  public:
-  ComputeUnit(sc_core::sc_module_name name, const std::string& regs_instance, std::unique_ptr<Engine> engine,
-              const MemView& spm, const Wiring& w);
+  ComputeUnit(sc_core::sc_module_name name, std::unique_ptr<Engine> engine, const MemView& spm,
+              const Wiring& w);
 
   Engine& engine() { return *engine_; }
+  std::map<std::string, double> extra_counters() const override { return engine_->counters(); }
 
  protected:
   Timing execute(const pcs::Command& c, uint32_t index) override;

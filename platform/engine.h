@@ -15,12 +15,13 @@
 
 #include "base/error.h"
 #include "isa/command.h"
+#include "regs_view.h"
 
 namespace photon {
 
-/// Error codes a unit reports in its QUEUE ERROR_CODE register (same values as the
-/// PHOTON_UNIT_ERR_* constants in platform/regs/registers.yaml).
-enum class UnitErrorCode : uint32_t { None = 0, Address = 1, Decode = 2, Bus = 3, Semaphore = 4 };
+/// Error codes a unit reports in its QUEUE ERROR_CODE register (enum UnitError of
+/// platform/regs/registers.yaml; the firmware sees the same values as PHOTON_UNIT_ERR_*).
+using UnitErrorCode = regs::UnitError;
 
 /// Thrown by an engine for a command it cannot execute; the shell turns it into an error status
 /// and the error interrupt. Nothing is written to memory before the checks that throw this.
@@ -40,7 +41,7 @@ struct MemView {
   /// Throws UnitFault(Address) unless [offset, offset+bytes) lies inside the memory.
   void check(uint64_t offset, uint64_t bytes, const char* what) const {
     if (offset + bytes > size || offset + bytes < offset)
-      throw UnitFault(UnitErrorCode::Address, std::string(what) + " [" + std::to_string(offset) + ", +" +
+      throw UnitFault(UnitErrorCode::ADDRESS, std::string(what) + " [" + std::to_string(offset) + ", +" +
                                                   std::to_string(bytes) + ") outside scratchpad of " +
                                                   std::to_string(size) + " bytes");
   }

@@ -9,20 +9,21 @@ namespace photon {
 
 namespace {
 double ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
-constexpr uint32_t kErrDecode = uint32_t(UnitErrorCode::Decode);
-constexpr uint32_t kErrSemaphore = uint32_t(UnitErrorCode::Semaphore);
+constexpr uint32_t kErrDecode = uint32_t(UnitErrorCode::DECODE);
+constexpr uint32_t kErrSemaphore = uint32_t(UnitErrorCode::SEMAPHORE);
 }  // namespace
 
-QueueUnit::QueueUnit(sc_core::sc_module_name name, const std::string& regs_instance, const std::string& unit,
-                     const Wiring& w)
-    : sc_module(name), regs_(regs_instance), unit_(unit), w_(w) {
-  regs_.on_write("PUSH", [this](uint32_t, uint32_t index) { on_push(index); });
-  regs_.on_read("STATUS", [this](uint32_t) {
+QueueUnit::QueueUnit(sc_core::sc_module_name name, const Wiring& w)
+    : sc_module(name), regs_(w.regs_instance), unit_(w.unit), w_(w) {
+  regs_.on_write(regs::QUEUE::PUSH, [this](uint32_t, uint32_t index) { on_push(index); });
+  regs_.on_read(regs::QUEUE::STATUS, [this](uint32_t) {
+    using namespace regs::QUEUE;
     uint32_t count = uint32_t(fifo_.size()) + (executing_ ? 1 : 0);
     bool busy = count > 0 || last_done_ > sc_core::sc_time_stamp();
     uint32_t free = w_.depth > count ? w_.depth - count : 0;
-    return uint32_t(busy) | uint32_t(error_code_ != 0) << 1 | uint32_t(waiting_) << 2 |
-           std::min<uint32_t>(count, 255) << 8 | std::min<uint32_t>(free, 255) << 16;
+    const uint32_t saturated = STATUS_COUNT.mask() >> STATUS_COUNT.lsb;
+    return STATUS_BUSY.put(busy) | STATUS_ERROR.put(error_code_ != 0) | STATUS_WAITING.put(waiting_) |
+           STATUS_COUNT.put(std::min(count, saturated)) | STATUS_FREE.put(std::min(free, saturated));
   });
   SC_THREAD(run);
 }
@@ -33,7 +34,7 @@ void QueueUnit::on_push(uint32_t index) {
   if (error_code_) return;  // a stopped queue accepts nothing
   uint8_t bytes[pcs::kCommandBytes];
   for (uint32_t i = 0; i < 16; ++i) {
-    uint32_t word = regs_.get("CMD", i);
+    uint32_t word = regs_.get(regs::QUEUE::CMD, i);
     std::memcpy(bytes + 4 * i, &word, 4);
   }
   pcs::Command c;
@@ -71,8 +72,8 @@ double QueueUnit::mean_occupancy(double end_ns) const {
 void QueueUnit::fail(uint32_t code, uint32_t index, const std::string& why) {
   error_code_ = code;
   error_message_ = "command " + std::to_string(index) + ": " + unit_ + ": " + why;
-  regs_.set("ERROR_CODE", code);
-  regs_.set("ERROR_CMD", index);
+  regs_.set(regs::QUEUE::ERROR_CODE, code);
+  regs_.set(regs::QUEUE::ERROR_CMD, index);
   if (w_.irq) w_.irq->raise(w_.err_bit);
 }
 
@@ -145,7 +146,7 @@ void QueueUnit::run() {
       if (t.accept > sc_time_stamp()) wait(t.accept - sc_time_stamp());
     }
     executing_ = false;
-    regs_.set("DONE_COUNT", regs_.get("DONE_COUNT") + 1);
+    regs_.set(regs::QUEUE::DONE_COUNT, regs_.get(regs::QUEUE::DONE_COUNT) + 1);
     if (w_.irq) w_.irq->raise(w_.done_bit);
   }
 }

@@ -13,9 +13,11 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <string>
 
 #include <systemc>
+#include <tlm>
 
 #include "isa/command.h"
 #include "platform/engine.h"
@@ -29,7 +31,10 @@ namespace photon {
 
 class QueueUnit : public sc_core::sc_module {
  public:
+  /// What the platform connects a unit to, and the names it gives it (soc/unit_table.cpp).
   struct Wiring {
+    std::string regs_instance;  ///< QUEUE block instance in registers.yaml ("DMA", "GEMM", ...)
+    std::string unit;           ///< report and trace name ("dma", "optical_gemm", ...)
     IrqController* irq = nullptr;
     Semaphores* sems = nullptr;
     TraceRecorder* trace = nullptr;
@@ -39,9 +44,9 @@ class QueueUnit : public sc_core::sc_module {
   };
 
   SC_HAS_PROCESS(QueueUnit);
-  /// `regs_instance`: "DMA", "GEMM", "NTT" or "VEC"; `unit`: report name ("dma", "optical_gemm").
-  QueueUnit(sc_core::sc_module_name name, const std::string& regs_instance, const std::string& unit,
-            const Wiring& w);
+  /// The register block is the QUEUE instance `w.regs_instance`; `w.unit` names the unit in the
+  /// report and the trace.
+  QueueUnit(sc_core::sc_module_name name, const Wiring& w);
 
   RegisterBlock& regs() { return regs_; }
   const std::string& unit_name() const { return unit_; }
@@ -57,6 +62,11 @@ class QueueUnit : public sc_core::sc_module {
 
   /// Backdoor for tests and the host: enqueue without going through the registers.
   void push(const pcs::Command& c, uint32_t index);
+
+  /// The unit's initiator socket onto the data NoC, if it has one (the DMA); the platform binds it.
+  virtual tlm::tlm_initiator_socket<>* data_initiator() { return nullptr; }
+  /// Unit-specific counters merged into the report's `counters` (e.g. an engine's).
+  virtual std::map<std::string, double> extra_counters() const { return {}; }
 
  protected:
   struct Timing {

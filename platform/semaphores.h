@@ -21,7 +21,7 @@ class Semaphores : public sc_core::sc_module {
   void signal(uint32_t sem);
   /// Decrements and returns true if the counter is positive.
   bool try_take(uint32_t sem);
-  uint32_t value(uint32_t sem) const { return regs_.get("VALUE", sem); }
+  uint32_t value(uint32_t sem) const { return regs_.get(regs::SEM::VALUE, sem); }
   sc_core::sc_event changed;
 
  private:

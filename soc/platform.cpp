@@ -1,4 +1,5 @@
 #include "soc/platform.h"
+#include "soc/unit_table.h"
 
 #include <algorithm>
 #include <array>
@@ -7,11 +8,9 @@
 #include <map>
 
 #include "base/error.h"
-#include "models/dma/dma.h"
 #include "models/hbm/hbm.h"
 #include "models/rv32/rv32_cpu.h"
 #include "models/scratchpad/scratchpad.h"
-#include "platform/compute_unit.h"
 #include "platform/control_bus.h"
 #include "platform/irq_controller.h"
 #include "platform/noc/router.h"
@@ -27,7 +26,8 @@ namespace photon {
 class SysRegs {
  public:
   explicit SysRegs(IrqController& irq) : regs("SYS") {
-    regs.on_write("DOORBELL", [&irq](uint32_t, uint32_t) { irq.raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT); });
+    regs.on_write(regs::SYS::DOORBELL,
+                  [&irq](uint32_t, uint32_t) { irq.raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT); });
   }
   RegisterBlock regs;
 };
@@ -36,7 +36,7 @@ namespace {
 double ns_of(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
 }  // namespace
 
-Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cfg) {
+Platform::Platform(const PlatformConfig& cfg) : cfg_(cfg) {
   // The kernel's banner would go to stdout, which belongs to the CLI's own output.
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   const bool functional = cfg_.sim.mode == "functional";
@@ -49,28 +49,24 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
   hbm_ = std::make_unique<Hbm>("hbm", cfg_.hbm, functional);
   spm_ = std::make_unique<Scratchpad>("scratchpad", cfg_.scratchpad, functional);
 
-  auto wiring = [&](unsigned done_bit, unsigned err_bit) {
+  bus_->attach(&sys_->regs);
+  bus_->attach(&irq_->regs());
+  bus_->attach(&sems_->regs());
+  for (const UnitDesc& u : unit_table()) {
     QueueUnit::Wiring w;
+    w.regs_instance = u.hw().name;
+    w.unit = u.name;
     w.irq = irq_.get();
     w.sems = sems_.get();
     w.trace = &trace_;
     w.depth = cfg_.cpu.queue_depth;
-    w.done_bit = done_bit;
-    w.err_bit = err_bit;
-    return w;
-  };
-  dma_ =
-      std::make_unique<DmaUnit>("dma", cfg_.dma, functional,
-                                wiring(PHOTON_IRQ_PENDING_DMA_DONE_SHIFT, PHOTON_IRQ_PENDING_DMA_ERR_SHIFT));
-  gemm_ = std::make_unique<ComputeUnit>(
-      "optical_gemm", "GEMM", engines.gemm(cfg_), spm_->view(),
-      wiring(PHOTON_IRQ_PENDING_GEMM_DONE_SHIFT, PHOTON_IRQ_PENDING_GEMM_ERR_SHIFT));
-  ntt_ = std::make_unique<ComputeUnit>(
-      "ntt", "NTT", engines.ntt(cfg_), spm_->view(),
-      wiring(PHOTON_IRQ_PENDING_NTT_DONE_SHIFT, PHOTON_IRQ_PENDING_NTT_ERR_SHIFT));
-  vec_ = std::make_unique<ComputeUnit>(
-      "vector", "VEC", engines.vector(cfg_), spm_->view(),
-      wiring(PHOTON_IRQ_PENDING_VEC_DONE_SHIFT, PHOTON_IRQ_PENDING_VEC_ERR_SHIFT));
+    w.done_bit = u.hw().done_bit;
+    w.err_bit = u.hw().err_bit;
+    units_.push_back(
+        u.implementation(cfg_.impl.at(u.name)).make(UnitContext{cfg_, functional, spm_->view(), w}));
+    bus_->attach(&units_.back()->regs());
+    if (auto* s = units_.back()->data_initiator()) s->bind(noc_->in);
+  }
   if (cfg_.cpu.model == "rv32") {
     const Rv32CpuSetup setup{cfg_.cpu.clock_ghz, cfg_.sim.quantum_ns, cfg_.cpu.watchdog_us,
                              cfg_.cpu.firmware.empty() ? PHOTON_DEFAULT_FIRMWARE_ELF : cfg_.cpu.firmware};
@@ -79,17 +75,8 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
     cpu_ = std::make_unique<FirmwareCpu>("fw_cpu", cfg_.cpu, cfg_.sim.quantum_ns, *irq_, &trace_);
   }
 
-  bus_->attach(&sys_->regs);
-  bus_->attach(&irq_->regs());
-  bus_->attach(&sems_->regs());
-  bus_->attach(&dma_->regs());
-  bus_->attach(&gemm_->regs());
-  bus_->attach(&ntt_->regs());
-  bus_->attach(&vec_->regs());
-
   cpu_->ctrl_socket().bind(bus_->ctrl);
   cpu_->data_socket().bind(noc_->in);
-  dma_->data.bind(noc_->in);
   noc_->map_target("hbm", cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
   noc_->out.bind(hbm_->mem);
   noc_->map_target("scratchpad", cfg_.noc.scratchpad_base, cfg_.scratchpad.size_bytes());
@@ -104,8 +91,10 @@ int Platform::serve_gdb(int port) {
   return rv->serve_gdb(port);
 }
 
-std::array<const QueueUnit*, 4> Platform::queues() const {
-  return {dma_.get(), gemm_.get(), ntt_.get(), vec_.get()};
+std::vector<std::string> Platform::trace_tracks() const {
+  std::vector<std::string> tracks;
+  for (const auto& u : units_) tracks.push_back("queue." + u->unit_name());
+  return tracks;
 }
 
 void Platform::write(uint64_t address, const void* src, uint64_t bytes) {
@@ -172,11 +161,11 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
     }
   }
   RegisterBlock& sys = sys_->regs;
-  sys.set("RING_BASE_LO", uint32_t(ring & 0xFFFFFFFFu));
-  sys.set("RING_BASE_HI", uint32_t(ring >> 32));
-  sys.set("RING_SIZE", uint32_t(n));
-  sys.set("RING_HEAD", 0);
-  sys.set("RING_TAIL", uint32_t(n));
+  sys.set(regs::SYS::RING_BASE_LO, uint32_t(ring & 0xFFFFFFFFu));
+  sys.set(regs::SYS::RING_BASE_HI, uint32_t(ring >> 32));
+  sys.set(regs::SYS::RING_SIZE, uint32_t(n));
+  sys.set(regs::SYS::RING_HEAD, 0);
+  sys.set(regs::SYS::RING_TAIL, uint32_t(n));
   irq_->raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT);  // the host rings the doorbell at time 0
   // Ring entries by kind, so that the firmware CPU can attribute its cost per command kind.
   static const std::vector<std::string> kind_names = {"end", "fence", "signal", "wait",
@@ -216,12 +205,12 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     out.message = cpu_->fault().message;
     return out;
   }
-  if (cpu_->finished() && cpu_->final_state() == PHOTON_FW_STATE_DONE) return out;
-  const uint32_t status = sys_->regs.get("STATUS");
-  const uint32_t code = (status & PHOTON_SYS_STATUS_CODE_MASK) >> PHOTON_SYS_STATUS_CODE_SHIFT;
-  out.failing_command = sys_->regs.get("ERROR_CMD");
+  if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) return out;
+  const uint32_t status = sys_->regs.get(regs::SYS::STATUS);
+  const uint32_t code = regs::SYS::STATUS_CODE.get(status);
+  out.failing_command = sys_->regs.get(regs::SYS::ERROR_CMD);
   if (cpu_->finished()) {
-    for (const QueueUnit* q : queues())
+    for (const auto& q : units_)
       if (q->failed()) {
         out.status = RunOutcome::Status::UnitError;
         out.message = q->error_message();
@@ -229,9 +218,9 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
       }
     out.status = RunOutcome::Status::FirmwareError;
     const std::string idx = "command " + std::to_string(out.failing_command) + ": ";
-    if (code == PHOTON_FW_ERR_OPCODE)
+    if (code == uint32_t(regs::FwError::OPCODE))
       out.message = idx + "unknown opcode (firmware stopped)";
-    else if (code == PHOTON_FW_ERR_RING)
+    else if (code == uint32_t(regs::FwError::RING))
       out.message = "command stream ended without an END command (after " +
                     std::to_string(out.failing_command) + " commands)";
     else
@@ -245,7 +234,7 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   }
   out.status = RunOutcome::Status::Deadlock;
   std::string blocked;
-  for (const QueueUnit* q : queues())
+  for (const auto& q : units_)
     if (!q->blocked_on().empty()) blocked += (blocked.empty() ? "" : "; ") + q->blocked_on();
   out.message = "deadlock: no unit can make progress" +
                 (blocked.empty() ? std::string() : ": " + blocked + " is never signalled");
@@ -253,104 +242,35 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   return out;
 }
 
-nlohmann::json Platform::report(const RunOutcome& outcome) const {
-  using nlohmann::json;
+PlatformReport Platform::report(const RunOutcome& outcome) const {
   const double t = outcome.simulated_time_ns;
-  json units = json::object(), energy = json::object(), queue_rows = json::object();
-  double total_energy = 0;
-  auto add_unit = [&](const std::string& name, const UnitStats& s) {
-    units[name] = {{"busy_ns", s.busy_ns},
-                   {"utilization", t > 0 ? std::min(1.0, s.busy_ns / t) : 0.0},
-                   {"commands", s.commands},
-                   {"counters", s.counters}};
-    energy[name] = s.energy_pj;
-    total_energy += s.energy_pj;
+  auto utilization = [t](double busy_ns) { return t > 0 ? std::min(1.0, busy_ns / t) : 0.0; };
+  auto unit_row = [&](const std::string& name, const UnitStats& s) {
+    return UnitRow{name, s.busy_ns, utilization(s.busy_ns), s.commands, s.counters, s.energy_pj};
   };
-  for (const QueueUnit* q : queues()) {
-    add_unit(q->unit_name(), q->stats());
-    queue_rows[q->unit_name()] = {{"mean_occupancy", q->mean_occupancy(t)},
-                                  {"max_occupancy", q->max_occupancy()},
-                                  {"depth", cfg_.cpu.queue_depth}};
+  PlatformReport r;
+  for (const auto& q : units_) {
+    r.units.push_back(unit_row(q->unit_name(), q->stats()));
+    for (const auto& [k, v] : q->extra_counters()) r.units.back().counters[k] = v;
+    r.queues.push_back({q->unit_name(), q->mean_occupancy(t), q->max_occupancy(), cfg_.cpu.queue_depth});
   }
-  for (auto* cu : {gemm_.get(), ntt_.get(), vec_.get()})
-    for (const auto& [k, v] : cu->engine().counters()) units[cu->unit_name()]["counters"][k] = v;
-  add_unit("scratchpad", spm_->stats());
-  UnitStats hs = hbm_->stats();
-  add_unit("hbm", hs);
-  units["firmware_cpu"] = {{"busy_ns", cpu_->busy_ns()},
-                           {"utilization", t > 0 ? std::min(1.0, cpu_->busy_ns() / t) : 0.0},
-                           {"mmio_accesses", cpu_->mmio_accesses()}};
-  energy["total"] = total_energy;
-
-  // Per-op rows from the trace: first start, last end, busy time per unit.
-  // Per-op rows from the trace: first start, last end, and per unit the length of the union of
-  // the op's command intervals (commands of one unit may overlap, e.g. the NTT unit's engines).
-  struct Row {
-    double start = 1e300, end = 0;
-    std::map<std::string, std::vector<std::pair<double, double>>> intervals;
-    std::map<std::string, double> unit_ns;
-  };
-  std::vector<Row> rows(program_.ops.size());
-  for (const auto& e : trace_.events()) {
-    if (e.tag >= rows.size() || e.sync) continue;
-    Row& r = rows[e.tag];
-    r.start = std::min(r.start, e.start_ns);
-    r.end = std::max(r.end, e.end_ns);
-    r.intervals[e.track.substr(e.track.find('.') + 1)].push_back({e.start_ns, e.end_ns});
-  }
-  for (Row& r : rows)
-    for (auto& [unit, iv] : r.intervals) {
-      std::sort(iv.begin(), iv.end());
-      double total = 0, cur_s = 0, cur_e = -1;
-      for (const auto& [a, b] : iv) {
-        if (a > cur_e) {
-          if (cur_e > cur_s) total += cur_e - cur_s;
-          cur_s = a;
-          cur_e = b;
-        } else {
-          cur_e = std::max(cur_e, b);
-        }
-      }
-      if (cur_e > cur_s) total += cur_e - cur_s;
-      r.unit_ns[unit] = total;
-    }
+  r.units.push_back(unit_row("scratchpad", spm_->stats()));
+  r.units.push_back(unit_row("hbm", hbm_->stats()));
+  r.hbm = hbm_->report();
+  r.firmware.busy_ns = cpu_->busy_ns();
+  r.firmware.utilization = utilization(cpu_->busy_ns());
+  r.firmware.mmio_accesses = cpu_->mmio_accesses();
+  r.firmware.commands = program_.commands.size();
+  r.firmware.control_bus_errors = bus_->errors();
+  r.firmware.noc_decode_errors = noc_->decode_errors();
+  for (const auto& e : bus_->error_log()) r.firmware.errors.push_back(e);
+  for (const auto& e : cpu_->bus_error_log()) r.firmware.errors.push_back(e);
+  if (noc_->decode_errors()) r.firmware.errors.push_back(noc_->last_error());
   const std::vector<OpWork> work = count_op_work(program_, cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
-  json ops = json::array();
-  OpWork total;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const auto& op = program_.ops[i];
-    json row = {{"name", op.name},
-                {"kind", op.kind},
-                {"start_ns", rows[i].end > 0 ? rows[i].start : 0.0},
-                {"end_ns", rows[i].end},
-                {"latency_ns", rows[i].end > 0 ? rows[i].end - rows[i].start : 0.0},
-                {"unit_ns", rows[i].unit_ns},
-                {"work", work[i].to_json()}};
-    if (!op.detail.empty()) row["detail"] = op.detail;
-    ops.push_back(row);
-    total += work[i];
-  }
-  json errors = json::array();
-  for (const auto& e : bus_->error_log()) errors.push_back(e);
-  for (const auto& e : cpu_->bus_error_log()) errors.push_back(e);
-  if (noc_->decode_errors()) errors.push_back(noc_->last_error());
-  json firmware = {{"mmio_accesses", cpu_->mmio_accesses()},
-                   {"commands", program_.commands.size()},
-                   {"control_bus_errors", bus_->errors()},
-                   {"noc_decode_errors", noc_->decode_errors()},
-                   {"errors", errors}};
-  firmware.update(cpu_->report());
-  return json{{"units", units},
-              {"hbm", hbm_->report()},
-              {"energy_pj", energy},
-              {"queues", queue_rows},
-              {"firmware", firmware},
-              {"ops", ops},
-              {"work_total", total.to_json()}};
+  r.firmware.cpu = cpu_->report();
+  r.ops = op_rows(program_, trace_.events(), work);
+  for (const auto& w : work) r.work_total += w;
+  return r;
 }
 
 }  // namespace photon
-
-// libsystemc's own main() calls sc_main; Photon's executables have their own main() and drive the
-// kernel through Platform, so this is never called, but the shared library needs the symbol.
-int sc_main(int, char**) { return 0; }

@@ -22,6 +22,7 @@
 
 #include "isa/program.h"
 #include "platform/engine.h"
+#include "platform/report/platform_report.h"
 #include "platform/report/trace.h"
 #include "soc/platform_config.h"
 
@@ -29,8 +30,6 @@ namespace photon {
 
 class Hbm;
 class Scratchpad;
-class DmaUnit;
-class ComputeUnit;
 class QueueUnit;
 class ControlBus;
 class DataRouter;
@@ -62,15 +61,10 @@ struct RunOutcome {
   double simulated_time_ns = 0;
 };
 
-/// Factories for the compute engines (tests may substitute fakes).
-struct EngineFactories {
-  std::function<std::unique_ptr<Engine>(const PlatformConfig&)> gemm, ntt, vector;
-  static EngineFactories real();
-};
-
 class Platform {
  public:
-  explicit Platform(const PlatformConfig& cfg, EngineFactories engines = EngineFactories::real());
+  /// Builds every unit of unit_table() with the implementation `<unit>.impl` names.
+  explicit Platform(const PlatformConfig& cfg);
   ~Platform();
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
@@ -92,16 +86,16 @@ class Platform {
   void read(uint64_t address, void* dst, uint64_t bytes) const;
   void write(uint64_t address, const void* src, uint64_t bytes);
 
-  /// The report's platform sections: units, hbm, energy_pj, queues, firmware, ops.
-  nlohmann::json report(const RunOutcome& outcome) const;
+  /// The report's platform sections (units, hbm, energy, queues, firmware, per-op rows) as typed
+  /// rows; PlatformReport::to_json() serialises them.
+  PlatformReport report(const RunOutcome& outcome) const;
   const TraceRecorder& trace() const { return trace_; }
   const PlatformConfig& config() const { return cfg_; }
   const pcs::Program& program() const { return program_; }
+  /// The trace's unit tracks ("queue.<unit>"), in queue order.
+  std::vector<std::string> trace_tracks() const;
 
  private:
-  /// The four command queues: DMA, optical GEMM, NTT, vector.
-  std::array<const QueueUnit*, 4> queues() const;
-
   PlatformConfig cfg_;
   pcs::Program program_;
   TraceRecorder trace_;
@@ -112,8 +106,7 @@ class Platform {
   std::unique_ptr<DataRouter> noc_;
   std::unique_ptr<Hbm> hbm_;
   std::unique_ptr<Scratchpad> spm_;
-  std::unique_ptr<DmaUnit> dma_;
-  std::unique_ptr<ComputeUnit> gemm_, ntt_, vec_;
+  std::vector<std::unique_ptr<QueueUnit>> units_;  ///< unit_table() order = queue order
   std::unique_ptr<CpuModel> cpu_;
 };
 

@@ -1,6 +1,7 @@
 #include "soc/platform_config.h"
 
 #include "base/error.h"
+#include "soc/unit_table.h"
 
 namespace photon {
 
@@ -27,6 +28,28 @@ void SimConfig::declare(ParamSet& ps, const std::string& p) {
                 "timing: no arithmetic; functional: data computed");
   ps.add_double(p + ".quantum_ns", &quantum_ns, 0.001, 1e9, "temporal-decoupling quantum, ns");
   ps.add_uint(p + ".seed", &seed, 0, ~uint64_t(0) >> 1, "global RNG seed");
+}
+
+UnitImplChoices::UnitImplChoices() {
+  for (const UnitDesc& u : unit_table()) of[u.name] = u.impls.front().name;
+}
+
+const std::string& UnitImplChoices::at(const std::string& unit) const {
+  auto it = of.find(unit);
+  if (it == of.end()) throw Error("no unit '" + unit + "' in the unit table");
+  return it->second;
+}
+
+void UnitImplChoices::declare(ParamSet& ps, const std::string&) {
+  for (const UnitDesc& u : unit_table()) {
+    std::vector<std::string> names;
+    std::string doc = "implementation of the " + u.name + " unit:";
+    for (const auto& i : u.impls) {
+      names.push_back(i.name);
+      doc += " " + i.name + " (" + i.doc + ")";
+    }
+    ps.add_choice(u.name + ".impl", &of[u.name], names, doc);
+  }
 }
 
 void PlatformConfig::validate() const {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,18 @@ struct SimConfig {
   void declare(ParamSet& ps, const std::string& p);
 };
 
+/// `<unit>.impl` for every unit of the unit table (soc/unit_table.h): which implementation of the
+/// unit the platform builds. Defaults to each unit's first implementation.
+struct UnitImplChoices {
+  UnitImplChoices();
+  /// The chosen implementation of `unit`. Throws Error for a unit not in the table.
+  const std::string& at(const std::string& unit) const;
+  /// Declares `<unit>.impl` for each unit (the prefix is not used: the keys live in the units'
+  /// own sections).
+  void declare(ParamSet& ps, const std::string& prefix);
+  std::map<std::string, std::string> of;  ///< unit -> implementation
+};
+
 struct PlatformConfig {
   SimConfig sim;
   NocConfig noc;
@@ -62,6 +75,7 @@ struct PlatformConfig {
   OpticalGemmConfig optical_gemm;
   NttConfig ntt;
   VectorConfig vector;
+  UnitImplChoices impl;
 
   /// The one list of sections, in report order: calls f(name, section) for each.
   template <class Self, class F>
@@ -75,6 +89,7 @@ struct PlatformConfig {
     f("optical_gemm", self.optical_gemm);
     f("ntt", self.ntt);
     f("vector", self.vector);
+    f("impl", self.impl);
   }
   /// Cross-section checks (e.g. the scratchpad window does not overlap HBM). Throws Error
   /// naming the key.

@@ -14,7 +14,7 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 
 DmaUnit::DmaUnit(sc_core::sc_module_name name, const DmaConfig& cfg, bool functional, const Wiring& w)
-    : QueueUnit(name, "DMA", "dma", w),
+    : QueueUnit(name, w),
       data("data"),
       cfg_(cfg),
       functional_(functional),
@@ -37,7 +37,7 @@ void DmaUnit::probe(uint64_t lo, uint64_t hi, const char* what) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "%s range [0x%llx, 0x%llx) is not inside one memory", what,
                   (unsigned long long)lo, (unsigned long long)hi);
-    throw UnitFault(UnitErrorCode::Address, buf);
+    throw UnitFault(UnitErrorCode::ADDRESS, buf);
   }
 }
 
@@ -61,7 +61,7 @@ sc_time DmaUnit::transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len,
     std::snprintf(msg, sizeof msg, "%s of %u bytes%s at 0x%llx failed: %s", write ? "write" : "read", len,
                   ext ? (" (stream of " + std::to_string(len / ext->row_bytes) + " rows)").c_str() : "",
                   (unsigned long long)addr, gp.get_response_string().c_str());
-    throw UnitFault(UnitErrorCode::Bus, msg);
+    throw UnitFault(UnitErrorCode::BUS, msg);
   }
   return sc_core::sc_time_stamp() + delay;
 }
@@ -83,7 +83,7 @@ void DmaUnit::copy_data(const Stream& src, const Stream& dst) {
         char msg[96];
         std::snprintf(msg, sizeof msg, "debug copy of %u bytes from 0x%llx to 0x%llx failed", len,
                       (unsigned long long)from, (unsigned long long)to);
-        throw UnitFault(UnitErrorCode::Bus, msg);
+        throw UnitFault(UnitErrorCode::BUS, msg);
       }
     }
   }
@@ -91,16 +91,16 @@ void DmaUnit::copy_data(const Stream& src, const Stream& dst) {
 
 QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   const auto* d = std::get_if<pcs::DmaCopy>(&c.body);
-  if (!d) throw UnitFault(UnitErrorCode::Decode, "not a DMA command");
+  if (!d) throw UnitFault(UnitErrorCode::DECODE, "not a DMA command");
   if (d->channel >= channel_free_.size())
-    throw UnitFault(UnitErrorCode::Decode,
+    throw UnitFault(UnitErrorCode::DECODE,
                     "channel " + std::to_string(d->channel) +
                         " out of range (dma.channels = " + std::to_string(channel_free_.size()) + ")");
   if (d->inner_bytes == 0 || d->n1 == 0 || d->n2 == 0)
-    throw UnitFault(UnitErrorCode::Decode, "zero-sized copy (inner_bytes, n1 and n2 must be > 0)");
+    throw UnitFault(UnitErrorCode::DECODE, "zero-sized copy (inner_bytes, n1 and n2 must be > 0)");
   const unsigned __int128 total128 = (unsigned __int128)d->inner_bytes * d->n1 * d->n2;
   if (total128 > kMaxCopyBytes)
-    throw UnitFault(UnitErrorCode::Decode,
+    throw UnitFault(UnitErrorCode::DECODE,
                     "copy of inner_bytes x n1 x n2 = " + std::to_string(d->inner_bytes) + " x " +
                         std::to_string(d->n1) + " x " + std::to_string(d->n2) +
                         " bytes exceeds the 1 TiB limit of one descriptor");
@@ -108,7 +108,7 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
     const unsigned __int128 e = (unsigned __int128)base + (unsigned __int128)(d->n2 - 1) * s2 +
                                 (unsigned __int128)(d->n1 - 1) * s1 + d->inner_bytes;
     if (e > UINT64_MAX)
-      throw UnitFault(UnitErrorCode::Address, std::string(what) + " extent overflows 64-bit addresses");
+      throw UnitFault(UnitErrorCode::ADDRESS, std::string(what) + " extent overflows 64-bit addresses");
     return uint64_t(e);
   };
   probe(d->src, extent(d->src, d->src_stride1, d->src_stride2, "source"), "source");

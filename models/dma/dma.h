@@ -35,6 +35,7 @@ class DmaUnit : public QueueUnit {
   DmaUnit(sc_core::sc_module_name name, const DmaConfig& cfg, bool functional, const Wiring& w);
 
   uint64_t bytes_copied() const { return bytes_; }
+  tlm::tlm_initiator_socket<>* data_initiator() override { return &data; }
   /// Bulk path: bursts simulated exactly before the streams, to measure the round trip.
   static constexpr uint64_t kMeasuredBursts = 4;
   /// Largest copy one descriptor may describe (inner_bytes x n1 x n2), bytes: 1 TiB.

@@ -9,7 +9,7 @@ namespace {
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-UnitFault decode_fault(const std::string& msg) { return UnitFault(UnitErrorCode::Decode, "ntt: " + msg); }
+UnitFault decode_fault(const std::string& msg) { return UnitFault(UnitErrorCode::DECODE, "ntt: " + msg); }
 
 /// Source and destination byte ranges of a command: {src0, src1 (may be empty), dst}.
 struct Ranges {

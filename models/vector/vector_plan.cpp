@@ -9,7 +9,7 @@ namespace photon {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw UnitFault(UnitErrorCode::Decode, "vector: " + what); }
+[[noreturn]] void bad(const std::string& what) { throw UnitFault(UnitErrorCode::DECODE, "vector: " + what); }
 
 struct Passes {
   const VectorConfig& cfg;

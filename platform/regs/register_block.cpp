@@ -26,6 +26,7 @@ RegisterBlock::RegisterBlock(const std::string& instance) : instance_(instance) 
   for (const auto& s : register_table()) {
     if (instance != s.instance) continue;
     found = true;
+    block_id_ = s.block_id;
     base_ = s.base;
     regs_.push_back(
         Reg{s.name, s.offset, s.count, s.access, std::vector<uint32_t>(s.count, s.reset), {}, {}});
@@ -43,14 +44,17 @@ RegisterBlock::Reg* RegisterBlock::find(uint32_t offset, uint32_t& index) {
   return nullptr;
 }
 
-RegisterBlock::Reg& RegisterBlock::by_name(const std::string& name) {
-  for (auto& r : regs_)
-    if (r.name == name) return r;
-  throw Error("register block " + instance_ + " has no register " + name);
+RegisterBlock::Reg& RegisterBlock::at(const regs::RegRef& r, uint32_t index) {
+  if (r.block != block_id_ || r.index >= regs_.size())
+    throw Error("register block " + instance_ + " has no register at offset " + hex(r.offset) +
+                " of block id " + std::to_string(r.block));
+  Reg& reg = regs_[r.index];
+  if (index >= reg.count) throw Error(instance_ + "." + reg.name + ": index out of range");
+  return reg;
 }
 
-const RegisterBlock::Reg& RegisterBlock::by_name(const std::string& name) const {
-  return const_cast<RegisterBlock*>(this)->by_name(name);
+const RegisterBlock::Reg& RegisterBlock::at(const regs::RegRef& r, uint32_t index) const {
+  return const_cast<RegisterBlock*>(this)->at(r, index);
 }
 
 bool RegisterBlock::reject(const std::string& why) {
@@ -59,11 +63,11 @@ bool RegisterBlock::reject(const std::string& why) {
   return false;
 }
 
-void RegisterBlock::on_read(const std::string& reg, ReadHook hook) {
-  by_name(reg).read_hook = std::move(hook);
+void RegisterBlock::on_read(const regs::RegRef& reg, ReadHook hook) {
+  at(reg, 0).read_hook = std::move(hook);
 }
-void RegisterBlock::on_write(const std::string& reg, WriteHook hook) {
-  by_name(reg).write_hook = std::move(hook);
+void RegisterBlock::on_write(const regs::RegRef& reg, WriteHook hook) {
+  at(reg, 0).write_hook = std::move(hook);
 }
 
 bool RegisterBlock::read(uint32_t offset, uint32_t& value) {
@@ -88,16 +92,12 @@ bool RegisterBlock::write(uint32_t offset, uint32_t value) {
   return true;
 }
 
-uint32_t RegisterBlock::get(const std::string& reg, uint32_t index) const {
-  const Reg& r = by_name(reg);
-  if (index >= r.count) throw Error(instance_ + "." + reg + ": index out of range");
-  return r.values[index];
+uint32_t RegisterBlock::get(const regs::RegRef& reg, uint32_t index) const {
+  return at(reg, index).values[index];
 }
 
-void RegisterBlock::set(const std::string& reg, uint32_t value, uint32_t index) {
-  Reg& r = by_name(reg);
-  if (index >= r.count) throw Error(instance_ + "." + reg + ": index out of range");
-  r.values[index] = value;
+void RegisterBlock::set(const regs::RegRef& reg, uint32_t value, uint32_t index) {
+  at(reg, index).values[index] = value;
 }
 
 }  // namespace photon

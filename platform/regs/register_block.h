@@ -14,12 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "regs_view.h"
+
 namespace photon {
 
 enum class RegAccess { ReadOnly, ReadWrite, WriteOnly, WriteOneToClear };
 
 /// One row of the generated register table.
 struct RegSpec {
+  uint16_t block_id;  ///< regs::<BLOCK>::kBlock
   const char* block;
   const char* instance;
   uint32_t base;
@@ -45,19 +48,21 @@ class RegisterBlock {
   uint32_t base() const { return base_; }
   uint32_t size_bytes() const { return size_; }
 
-  /// Replaces the stored value on read (e.g. a live status register).
-  void on_read(const std::string& reg, ReadHook hook);
+  /// Replaces the stored value on read (e.g. a live status register). `reg` is a register of
+  /// this block's kind (regs_view.h, e.g. regs::QUEUE::STATUS); another block's throws Error.
+  void on_read(const regs::RegRef& reg, ReadHook hook);
   /// Called after a permitted write (w1c: with the written mask).
-  void on_write(const std::string& reg, WriteHook hook);
+  void on_write(const regs::RegRef& reg, WriteHook hook);
 
   /// Bus access at byte `offset` inside the block. Returns false (and counts the error) for an
   /// unmapped offset, a misaligned access or an access the register's rule forbids.
   bool read(uint32_t offset, uint32_t& value);
   bool write(uint32_t offset, uint32_t value);
 
-  /// Model-side access by name (no access rules, no hooks).
-  uint32_t get(const std::string& reg, uint32_t index = 0) const;
-  void set(const std::string& reg, uint32_t value, uint32_t index = 0);
+  /// Model-side access (no access rules, no hooks). Throws Error for another block's register
+  /// or an index outside the register's array.
+  uint32_t get(const regs::RegRef& reg, uint32_t index = 0) const;
+  void set(const regs::RegRef& reg, uint32_t value, uint32_t index = 0);
 
   uint64_t access_errors() const { return access_errors_; }
   /// Last rejected access, for the report ("write to read-only SYS.ID at 0x0").
@@ -73,11 +78,12 @@ class RegisterBlock {
     WriteHook write_hook;
   };
   Reg* find(uint32_t offset, uint32_t& index);
-  Reg& by_name(const std::string& name);
-  const Reg& by_name(const std::string& name) const;
+  Reg& at(const regs::RegRef& r, uint32_t index);
+  const Reg& at(const regs::RegRef& r, uint32_t index) const;
   bool reject(const std::string& why);
 
   std::string instance_;
+  uint16_t block_id_ = 0;
   uint32_t base_ = 0, size_ = 0;
   std::vector<Reg> regs_;
   uint64_t access_errors_ = 0;

@@ -46,16 +46,36 @@ TEST(RegisterBlock, UnmappedAndMisalignedAreRejected) {
 TEST(RegisterBlock, ArrayRegistersAndHooks) {
   RegisterBlock dma("DMA");
   uint32_t pushed = 0;
-  dma.on_write("PUSH", [&](uint32_t, uint32_t v) { pushed = v; });
+  dma.on_write(photon::regs::QUEUE::PUSH, [&](uint32_t, uint32_t v) { pushed = v; });
   ASSERT_TRUE(dma.write(PHOTON_QUEUE_CMD(15), 0xABCD));
-  EXPECT_EQ(dma.get("CMD", 15), 0xABCDu);
+  EXPECT_EQ(dma.get(photon::regs::QUEUE::CMD, 15), 0xABCDu);
   ASSERT_TRUE(dma.write(PHOTON_QUEUE_PUSH, 7));
   EXPECT_EQ(pushed, 7u);
   RegisterBlock irq("IRQ");
   uint32_t cleared = 0;
-  irq.on_write("ACK", [&](uint32_t, uint32_t v) { cleared = v; });
+  irq.on_write(photon::regs::IRQ::ACK, [&](uint32_t, uint32_t v) { cleared = v; });
   ASSERT_TRUE(irq.write(PHOTON_IRQ_ACK, 0x5));
   EXPECT_EQ(cleared, 0x5u);
 }
 
 TEST(RegisterBlock, UnknownInstanceIsAnError) { EXPECT_THROW(RegisterBlock("NOPE"), photon::Error); }
+
+TEST(RegisterBlock, TypedViewAgreesWithTheFirmwareHeader) {
+  // regs_view.h (models) and photon_regs.h (firmware) come from the same description.
+  namespace r = photon::regs;
+  EXPECT_EQ(r::QUEUE::STATUS.offset, PHOTON_QUEUE_STATUS);
+  EXPECT_EQ(r::QUEUE::STATUS_FREE.mask(), PHOTON_QUEUE_STATUS_FREE_MASK);
+  EXPECT_EQ(r::QUEUE::STATUS_FREE.lsb, PHOTON_QUEUE_STATUS_FREE_SHIFT);
+  EXPECT_EQ(r::SYS::STATUS_CODE.put(0xAB), 0xABu << PHOTON_SYS_STATUS_CODE_SHIFT);
+  EXPECT_EQ(r::SYS::STATUS_CODE.get(0xAB00u | 7u), 0xABu);
+  EXPECT_EQ(r::kUnits[2].queue_base, PHOTON_QUEUE_NTT_BASE);
+  EXPECT_EQ(r::kUnits[3].done_bit, PHOTON_IRQ_PENDING_VEC_DONE_SHIFT);
+  EXPECT_EQ(uint32_t(r::UnitError::SEMAPHORE), PHOTON_UNIT_ERR_SEMAPHORE);
+}
+
+TEST(RegisterBlock, AnotherBlocksRegisterIsAnError) {
+  RegisterBlock sys("SYS");
+  EXPECT_THROW(sys.get(photon::regs::QUEUE::STATUS), photon::Error);
+  RegisterBlock sem("SEM");
+  EXPECT_THROW(sem.get(photon::regs::SEM::VALUE, 64), photon::Error);  // 64 semaphores: 0..63
+}

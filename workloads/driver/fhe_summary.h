@@ -1,15 +1,38 @@
-// FHE view of a run report: totals by scheme-op kind, and bootstrapping on its own.
+// FHE view of a run: totals by scheme-op kind, and bootstrapping on its own (report key `fhe`).
 #pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "platform/report/platform_report.h"
+
 namespace photon {
 
-/// From the report's `ops` rows (name, kind, latency_ns, work{...}) of an FHE program: per kind
-/// {count, latency_ns, ntt_limb_transforms, modmul_words, bconv_macs, key_bytes, dma_bytes}, `total`,
-/// and `bootstrap` (rows of kind "bootstrap"). In the FHE lowering every HBM read after the set-up
-/// op is an evaluation-key load, so key_bytes = hbm_read_bytes of those rows; dma_bytes (bytes
-/// moved by the DMA engine) is the sum of the rows' work.dma_bytes. The set-up row is left out.
-nlohmann::json fhe_summary(const nlohmann::json& ops);
+/// Totals over a set of FHE op rows.
+struct FheTotals {
+  uint64_t count = 0;
+  double latency_ns = 0;  ///< sum of the rows' latency, ns
+  uint64_t ntt_limb_transforms = 0, modmul_words = 0, bconv_macs = 0;
+  uint64_t key_bytes = 0;  ///< evaluation-key bytes read from HBM
+  uint64_t dma_bytes = 0;  ///< bytes moved by the DMA engine
+  void add(const OpRow& row);
+  nlohmann::json to_json() const;
+};
+
+struct FheSummary {
+  std::map<std::string, FheTotals> by_kind;
+  FheTotals total, bootstrap;
+  nlohmann::json to_json() const;
+};
+
+/// From the per-op rows of an FHE program: per kind, `total`, and `bootstrap` (rows of kind
+/// "bootstrap"). In the FHE lowering every HBM read after the set-up op is an evaluation-key
+/// load, so key_bytes = the rows' work.hbm_read_bytes; dma_bytes = their work.dma_bytes. The
+/// set-up row (kind "setup") is left out.
+FheSummary fhe_summary(const std::vector<OpRow>& ops);
 
 }  // namespace photon

@@ -73,6 +73,8 @@ CompiledWorkload compile_workload(const std::string& path, const RunConfig& cfg,
     throw Error("unknown workload type (expected .onnx, .mlir, .pcs or .pasm)").with_context(path);
   }
   w.path = path;
+  w.info.frontend = w.frontend;
+  w.info.commands = w.program.commands.size();
   return w;
 }
 

@@ -10,11 +10,10 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "isa/program.h"
 #include "soc/platform.h"
 #include "workloads/config/run_config.h"
+#include "workloads/driver/workload_info.h"
 
 namespace photon {
 
@@ -29,9 +28,9 @@ struct CompiledWorkload {
   std::string path;
   std::string frontend;  ///< "onnx", "heir" or "pcs"
   pcs::Program program;
-  std::vector<FloatFill> fills;  ///< splat constants to place in HBM (functional mode)
-  nlohmann::json unsupported = nlohmann::json::array();  ///< [{op, name, reason, ...}]
-  nlohmann::json info = nlohmann::json::object();        ///< frontend facts for the report
+  std::vector<FloatFill> fills;            ///< splat constants to place in HBM (functional mode)
+  std::vector<UnsupportedOp> unsupported;  ///< ops not mapped to the device, with why
+  WorkloadInfo info;                       ///< frontend facts for the report
   std::vector<TensorBinding> inputs, outputs;
   bool functional_exact = true;  ///< false if a fallback makes functional outputs invalid
 };

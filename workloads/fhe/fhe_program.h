@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace photon {
+namespace photon::fhe {
 
 enum class FheOpKind {
   Add,
@@ -34,8 +34,6 @@ enum class FheOpKind {
   Decrypt,   // client-side; reported, not run on the accelerator
   ModRaise,  // bootstrapping step: level-0 residues raised to the whole Q chain
 };
-
-const char* fhe_op_kind_name(FheOpKind k);
 
 struct FheOp {
   FheOpKind kind = FheOpKind::Add;
@@ -63,4 +61,4 @@ struct FheProgram {
   std::vector<std::string> warnings;     ///< e.g. inconsistent N between types and attributes
 };
 
-}  // namespace photon
+}  // namespace photon::fhe

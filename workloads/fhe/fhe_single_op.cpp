@@ -1,8 +1,9 @@
 // make_single_op_program: the program behind `photon fhe --op OP ...`.
 #include "base/error.h"
+#include "workloads/fhe/fhe_bootstrap.h"
 #include "workloads/fhe/fhe_lowering.h"
 
-namespace photon {
+namespace photon::fhe {
 
 FheProgram make_single_op_fhe_program(const std::string& op, uint32_t log_n, uint32_t max_level,
                                       uint32_t level, uint32_t alpha, const RunConfig& cfg) {
@@ -62,4 +63,4 @@ pcs::Program make_single_op_program(const std::string& op, uint32_t log_n, uint3
   return lower_fhe(make_single_op_fhe_program(op, log_n, max_level, level, alpha, cfg), cfg);
 }
 
-}  // namespace photon
+}  // namespace photon::fhe

@@ -14,18 +14,18 @@
 #include "workloads/fhe/fhe_program.h"
 #include "workloads/heir/mlir_parser.h"
 
-namespace photon {
+namespace photon::heir {
 
 /// Loads a HEIR MLIR file. Throws photon::Error ("file:line:col: ...") on syntax errors,
 /// undefined aliases, undefined SSA values, unknown ops, non-constant loop bounds, a ring that
 /// is not x**N + 1 with N = 2^10..2^17, no module, or no FHE operation (docs/heir.md). Non-printable
 /// bytes in the message are escaped (mlir::escape): every error is one line.
-FheProgram load_heir(const std::string& path);
+fhe::FheProgram load_heir(const std::string& path);
 
 /// Same, from MLIR text; `name` is used as the file name in locations and messages.
-FheProgram load_heir_string(const std::string& text, const std::string& name = "<string>");
+fhe::FheProgram load_heir_string(const std::string& text, const std::string& name = "<string>");
 
 /// Same, from an already parsed module.
-FheProgram heir_to_fhe_program(const mlir::Module& module);
+fhe::FheProgram heir_to_fhe_program(const mlir::Module& module);
 
-}  // namespace photon
+}  // namespace photon::heir

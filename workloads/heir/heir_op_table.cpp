@@ -5,6 +5,8 @@
 
 namespace photon::heir {
 
+using fhe::FheOpKind;
+
 namespace {
 
 const std::map<std::string, FheOpKind>& scheme_ops() {

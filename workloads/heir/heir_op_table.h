@@ -26,8 +26,8 @@ enum class Sem {
 
 struct OpClass {
   Sem sem = Sem::Unknown;
-  FheOpKind kind = FheOpKind::Add;  ///< for Sem::Emit
-  const char* reason = "";          ///< for Sem::Setup / Sem::Client
+  fhe::FheOpKind kind = fhe::FheOpKind::Add;  ///< for Sem::Emit
+  const char* reason = "";                    ///< for Sem::Setup / Sem::Client
 };
 
 /// Classifies an op by name ("ckks.rotate", "openfhe.mul_plain_inplace",

@@ -23,6 +23,6 @@ struct ProgramParams {
 
 /// Derives the parameters; appends each rule used to prog->derived, inconsistencies to
 /// prog->warnings, and sets prog->scheme from `scheme.X` / `X.schemeParam` when present.
-ProgramParams derive_parameters(const mlir::Module& m, FheProgram* prog);
+ProgramParams derive_parameters(const mlir::Module& m, fhe::FheProgram* prog);
 
 }  // namespace photon::heir

@@ -4,7 +4,7 @@
 
 #include "base/error.h"
 
-namespace photon::mlir {
+namespace photon::heir::mlir {
 namespace {
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
@@ -168,4 +168,4 @@ std::vector<Token> lex(const std::string& s, const std::string& file) {
   return out;
 }
 
-}  // namespace photon::mlir
+}  // namespace photon::heir::mlir

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace photon::mlir {
+namespace photon::heir::mlir {
 
 enum class TokKind { Ident, Percent, At, Caret, Bang, Hash, Number, String, Punct, Arrow, Eof };
 
@@ -38,4 +38,4 @@ std::string describe(const Token& t);
 /// so an error message quoting input text stays on one line.
 std::string escape(const std::string& text);
 
-}  // namespace photon::mlir
+}  // namespace photon::heir::mlir

@@ -8,7 +8,7 @@
 
 #include "base/error.h"
 
-namespace photon::mlir {
+namespace photon::heir::mlir {
 
 // ---------------------------------------------------------------------------------------------
 // Attr / Operation / Module helpers
@@ -659,4 +659,4 @@ Module parse_mlir_file(const std::string& path) {
   return parse_mlir(ss.str(), path);
 }
 
-}  // namespace photon::mlir
+}  // namespace photon::heir::mlir

@@ -14,7 +14,7 @@
 
 #include "workloads/heir/mlir_lexer.h"
 
-namespace photon::mlir {
+namespace photon::heir::mlir {
 
 struct Attr;
 using AttrPtr = std::shared_ptr<const Attr>;
@@ -123,4 +123,4 @@ void walk_ops(const Region& r, F&& f) {
 /// First integer in a Scalar's text ("536903681 : i64" -> 536903681); false if none.
 bool scalar_int(const Attr* a, long long* out);
 
-}  // namespace photon::mlir
+}  // namespace photon::heir::mlir

@@ -133,25 +133,25 @@ TEST(NttEngine, FaultsBeforeWritingAnything) {
   try {
     e.issue(cmd(n), 0, spm.view());
     FAIL();
-  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Address); }
+  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::ADDRESS); }
   n.limbs = 1;
   n.op = 9;
   try {
     e.issue(cmd(n), 0, spm.view());
     FAIL();
-  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Decode); }
+  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::DECODE); }
   n.op = pcs::Ntt::kAutomorph;
   n.galois = 4;
   try {
     e.issue(cmd(n), 0, spm.view());
     FAIL();
-  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Decode); }
+  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::DECODE); }
   n.op = pcs::Ntt::kForward;
   spm.at(0)[0] = 97;  // not 1 mod 2N
   try {
     e.issue(cmd(n), 0, spm.view());
     FAIL();
-  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::Decode); }
+  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::DECODE); }
   spm.at(0)[0] = q[0];
   EXPECT_EQ(spm.words, snapshot);
 }

@@ -178,7 +178,7 @@ TEST(OpticalGemmEngine, DecodeFaults) {
   auto bad = [&](auto mutate) {
     pcs::Gemm g = small_gemm();
     mutate(g);
-    expect_fault(eng, test::gemm_cmd(g), UnitErrorCode::Decode);
+    expect_fault(eng, test::gemm_cmd(g), UnitErrorCode::DECODE);
   };
   bad([](pcs::Gemm& g) { g.m = 0; });
   bad([](pcs::Gemm& g) { g.n = 0; });
@@ -203,7 +203,7 @@ TEST(OpticalGemmEngine, DecodeFaults) {
   pcs::Command wrong;
   wrong.opcode = pcs::Opcode::Vector;
   wrong.body = pcs::Vector{};
-  expect_fault(eng, wrong, UnitErrorCode::Decode);
+  expect_fault(eng, wrong, UnitErrorCode::DECODE);
   EXPECT_EQ(eng.counters().at("commands"), 0);
 }
 
@@ -212,7 +212,7 @@ TEST(OpticalGemmEngine, AddressFaultsWriteNothing) {
   auto bad = [&](auto mutate) {
     pcs::Gemm g = small_gemm();
     mutate(g);
-    expect_fault(eng, test::gemm_cmd(g), UnitErrorCode::Address);
+    expect_fault(eng, test::gemm_cmd(g), UnitErrorCode::ADDRESS);
   };
   bad([](pcs::Gemm& g) { g.c = 256 - 60; });  // last C element at 252..256 is needed: 196+64
   bad([](pcs::Gemm& g) { g.a = 200; });

@@ -42,7 +42,7 @@ void bad(F mutate, UnitErrorCode code) {
 }
 
 TEST(VectorFaults, DecodeFaults) {
-  const auto D = UnitErrorCode::Decode;
+  const auto D = UnitErrorCode::DECODE;
   bad([](V& v) { v.n = 0; }, D);
   bad([](V& v) { v.op = 15; }, D);
   bad([](V& v) { v.op = 200; }, D);
@@ -122,7 +122,7 @@ TEST(VectorFaults, DecodeFaults) {
 }
 
 TEST(VectorFaults, AddressFaultsWriteNothing) {
-  const auto A = UnitErrorCode::Address;
+  const auto A = UnitErrorCode::ADDRESS;
   bad([](V& v) { v.dst = 200; }, A);  // 200 + 64 > 256
   bad([](V& v) { v.src0 = 0xFFFFFFFCu; }, A);
   bad([](V& v) { v.bcast_len = 64; }, A);  // src1 64 + 256 bytes

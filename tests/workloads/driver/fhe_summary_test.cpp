@@ -51,17 +51,16 @@ TEST(FheSummary, EveryColumnIsTheSumOfTheOpRowsAndDmaBytesMatchTheCommands) {
   platform.load(w.program, w.fills);
   const RunOutcome out = platform.run();
   ASSERT_EQ(out.status, RunOutcome::Status::Done) << out.message;
-  const nlohmann::json report = platform.report(out);
-  const nlohmann::json s = fhe_summary(report.at("ops"));
+  const PlatformReport report = platform.report(out);
+  const nlohmann::json s = fhe_summary(report.ops).to_json();
 
   std::map<std::string, uint64_t> rows_dma;
   uint64_t rows_total = 0, rows_key = 0;
-  for (const auto& row : report.at("ops")) {
-    if (row.value("kind", "") == "setup") continue;
-    const uint64_t b = row.at("work").value("dma_bytes", uint64_t(0));  // zero columns are left out
-    rows_dma[row.at("kind").get<std::string>()] += b;
-    rows_total += b;
-    rows_key += row.at("work").value("hbm_read_bytes", uint64_t(0));
+  for (const OpRow& row : report.ops) {
+    if (row.kind == "setup") continue;
+    rows_dma[row.kind] += row.work.dma_bytes;
+    rows_total += row.work.dma_bytes;
+    rows_key += row.work.hbm_read_bytes;
   }
   EXPECT_EQ(rows_total, stream_dma);
   EXPECT_EQ(s.at("total").at("dma_bytes").get<uint64_t>(), rows_total);
@@ -78,18 +77,24 @@ TEST(FheSummary, EveryColumnIsTheSumOfTheOpRowsAndDmaBytesMatchTheCommands) {
 }
 
 TEST(FheSummary, BootstrapRowsAreSummedOnTheirOwn) {
-  // Hand-made rows: the summary is pure JSON arithmetic.
-  const nlohmann::json ops = {
-      {{"kind", "setup"}, {"work", {{"dma_bytes", 1000}, {"hbm_read_bytes", 1000}}}},
-      {{"kind", "bootstrap"}, {"latency_ns", 5.0}, {"work", {{"dma_bytes", 300}, {"hbm_read_bytes", 200}}}},
-      {{"kind", "bootstrap"}, {"latency_ns", 1.0}, {"work", {{"dma_bytes", 7}, {"hbm_read_bytes", 7}}}},
-      {{"kind", "hrot"}, {"latency_ns", 2.0}, {"work", {{"dma_bytes", 40}, {"hbm_read_bytes", 40}}}}};
-  const nlohmann::json s = fhe_summary(ops);
+  // Hand-made rows: the summary is pure arithmetic over them.
+  auto row = [](const char* kind, double latency_ns, uint64_t dma, uint64_t hbm_read) {
+    OpRow r;
+    r.kind = kind;
+    r.latency_ns = latency_ns;
+    r.work.dma_bytes = dma;
+    r.work.hbm_read_bytes = hbm_read;
+    return r;
+  };
+  const std::vector<OpRow> ops = {row("setup", 0, 1000, 1000), row("bootstrap", 5.0, 300, 200),
+                                  row("bootstrap", 1.0, 7, 7), row("hrot", 2.0, 40, 40)};
+  const nlohmann::json s = fhe_summary(ops).to_json();
   EXPECT_EQ(s["bootstrap"]["dma_bytes"].get<uint64_t>(), 307u);
   EXPECT_EQ(s["bootstrap"]["key_bytes"].get<uint64_t>(), 207u);
   EXPECT_EQ(s["by_kind"]["hrot"]["dma_bytes"].get<uint64_t>(), 40u);
   EXPECT_EQ(s["total"]["dma_bytes"].get<uint64_t>(), 347u);  // set-up row left out
   EXPECT_EQ(s["total"]["count"].get<uint64_t>(), 3u);
+  EXPECT_DOUBLE_EQ(s["bootstrap"]["latency_ns"].get<double>(), 6.0);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // FHE lowering: the command expansion of every op, tallied here from the commands themselves,
-// against the closed forms of count_fhe_op(); key traffic and the key LRU; semaphores; errors.
+// against the closed forms of count_fhe_op() (fhe_closed_form.h, the oracle); key traffic and the
+// key LRU; semaphores; errors.
 #include "workloads/fhe/fhe_lowering.h"
 
 #include <cstring>
@@ -8,38 +9,45 @@
 #include <gtest/gtest.h>
 
 #include "models/ntt/ntt_engine.h"
-#include "tests/workloads/fhe/fhe_estimate.h"
+#include "platform/report/op_work.h"
+#include "tests/workloads/fhe/fhe_closed_form.h"
+#include "workloads/fhe/fhe_bootstrap.h"
+#include "workloads/fhe/fhe_keys.h"
+#include "workloads/fhe/fhe_op_traits.h"
 
-namespace photon {
+namespace photon::fhe {
 namespace {
 
-/// Work of the commands with tag `tag` (all tags if kNoTag), counted from their fields.
+/// Work of the commands with tag `tag` (all tags if kNoTag), as the report counts it from their
+/// fields (platform/report/op_work.h).
 FheOpCounts tally(const pcs::Program& p, uint32_t tag) {
   FheOpCounts c;
-  for (const pcs::Command& cmd : p.commands) {
-    if (tag != pcs::kNoTag && cmd.tag != tag) continue;
-    if (cmd.opcode == pcs::Opcode::DmaCopy) {
-      const auto& d = std::get<pcs::DmaCopy>(cmd.body);
-      c.hbm_bytes += uint64_t(d.inner_bytes) * d.n1 * d.n2;
-    }
-    if (cmd.opcode != pcs::Opcode::Ntt) continue;
-    const auto& n = std::get<pcs::Ntt>(cmd.body);
-    const uint64_t words = uint64_t(n.limbs) << n.log_n;
-    switch (n.op) {
-      case pcs::Ntt::kForward:
-      case pcs::Ntt::kInverse: c.ntt += n.limbs; break;
-      case pcs::Ntt::kBConv: c.bconv_macs += words * n.out_limbs; break;
-      case pcs::Ntt::kMulMod: c.modmuls += words; break;
-      case pcs::Ntt::kAddMod:
-      case pcs::Ntt::kSubMod: c.modadds += words; break;
-      case pcs::Ntt::kMulAccMod:
-        c.modmuls += words;
-        c.modadds += words;
-        break;
-      case pcs::Ntt::kAutomorph: c.automorph_elems += words; break;
-    }
+  const std::vector<OpWork> work = count_op_work(p, 0, ~uint64_t(0));
+  for (size_t t = 0; t < work.size(); ++t) {
+    if (tag != pcs::kNoTag && t != tag) continue;
+    const OpWork& w = work[t];
+    c.ntt += w.ntt_limb_transforms;
+    c.bconv_macs += w.bconv_macs;
+    c.modmuls += w.modmul_words;
+    c.modadds += w.modadd_words;
+    c.automorph_elems += w.automorph_words;
+    c.hbm_bytes += w.dma_bytes;
   }
   return c;
+}
+
+/// The smallest scratchpad.size_kib (binary search up to 1 GiB) in which `prog` lowers.
+uint64_t smallest_scratchpad_kib(const FheProgram& prog, RunConfig cfg) {
+  uint64_t lo = 1, hi = uint64_t(1) << 20;
+  while (lo < hi) {
+    const uint64_t mid = (lo + hi) / 2;
+    cfg.scratchpad.size_kib = mid;
+    try {
+      lower_fhe(prog, cfg);
+      hi = mid;
+    } catch (const Error&) { lo = mid + 1; }
+  }
+  return lo;
 }
 
 RunConfig big_config() {
@@ -150,16 +158,7 @@ TEST(FheLowering, BootstrapKeyTrafficEqualsItsFormula) {
     prog.ops.push_back(op);
     if (capacity_slack == 0) {
       // Smallest scratchpad that lowers: exactly one key slot; every distinct key still loads once.
-      uint64_t lo = 1, hi = uint64_t(1) << 20;
-      while (lo < hi) {
-        const uint64_t mid = (lo + hi) / 2;
-        cfg.scratchpad.size_kib = mid;
-        try {
-          lower_fhe(prog, cfg);
-          hi = mid;
-        } catch (const Error&) { lo = mid + 1; }
-      }
-      cfg.scratchpad.size_kib = lo;
+      cfg.scratchpad.size_kib = smallest_scratchpad_kib(prog, cfg);
     }
     const pcs::Program out = lower_fhe(prog, cfg);
     const FheConfig& fc = cfg.fhe;
@@ -200,15 +199,7 @@ TEST(FheLowering, KeyCacheIsLruOfWholeKeys) {
   prog.ops = {rot(1), rot(2), rot(1)};
   const uint64_t kb = fhe_key_bytes(prog.ops[0], cfg.fhe);
   // Smallest scratchpad: one slot; r1, r2, r1 reloads r1.
-  uint64_t lo = 1, hi = uint64_t(1) << 20;
-  while (lo < hi) {
-    const uint64_t mid = (lo + hi) / 2;
-    cfg.scratchpad.size_kib = mid;
-    try {
-      lower_fhe(prog, cfg);
-      hi = mid;
-    } catch (const Error&) { lo = mid + 1; }
-  }
+  const uint64_t lo = smallest_scratchpad_kib(prog, cfg);
   cfg.scratchpad.size_kib = lo;
   EXPECT_EQ(key_loads(lower_fhe(prog, cfg), kb), 3u);
   const uint64_t slot_kib = 2ull * 3 * (6 + 2) * 1024 * 8 / 1024;  // 2*dnum*(L+1+alpha)*N*8 bytes
@@ -289,40 +280,10 @@ TEST(FheLowering, BadArgumentsNameTheFlag) {
   EXPECT_EQ(p.ops[1].detail.rfind("N=2^12 l=5 L=5 alpha=2 dnum=3 beta=3", 0), 0u) << p.ops[1].detail;
 }
 
-TEST(FheEstimate, DmaSignalWaitOrdersTheNttQueue) {
-  RunConfig cfg;
-  cfg.noc.port_bandwidth_gbps = 64;  // 64 bytes per cycle at 1 GHz
-  cfg.dma.setup_cycles = 20;
-  pcs::Program p;
-  pcs::Command dma;
-  dma.opcode = pcs::Opcode::DmaCopy;
-  pcs::DmaCopy d;
-  d.inner_bytes = 64000;
-  dma.body = d;
-  pcs::Command sig, wait, ntt, end;
-  sig.opcode = pcs::Opcode::Signal;
-  sig.body = pcs::Sync{pcs::Queue::Dma, 5};
-  wait.opcode = pcs::Opcode::Wait;
-  wait.body = pcs::Sync{pcs::Queue::Ntt, 5};
-  pcs::Ntt n;
-  n.op = pcs::Ntt::kForward;
-  n.log_n = 12;
-  n.limbs = 2;
-  ntt.opcode = pcs::Opcode::Ntt;
-  ntt.body = n;
-  p.commands = {dma, sig, wait, ntt, end};
-  const FheEstimate e = estimate_cycles(p, cfg);
-  EXPECT_EQ(e.total_cycles, 20 + 1000 + NttEngine::busy_cycles(n, cfg.ntt));
-  EXPECT_EQ(e.busy_cycles.at("hbm"), 1000u);
-  EXPECT_EQ(e.hbm_bytes, 64000u);
-  p.commands = {wait, ntt, end};
-  EXPECT_THROW(estimate_cycles(p, cfg), Error);
-}
-
 }  // namespace
-}  // namespace photon
+}  // namespace photon::fhe
 
-namespace photon {
+namespace photon::fhe {
 namespace {
 
 TEST(FheLowering, KeysStayInsideHbmAndAliasWhenItIsFull) {
@@ -356,9 +317,9 @@ TEST(FheLowering, KeysStayInsideHbmAndAliasWhenItIsFull) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::fhe
 
-namespace photon {
+namespace photon::fhe {
 namespace {
 
 TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
@@ -406,15 +367,7 @@ TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
   FheProgram prog;
   prog.ops = {id, id};
   RunConfig small = cfg;
-  uint64_t lo = 1, hi = uint64_t(1) << 20;
-  while (lo < hi) {
-    const uint64_t mid = (lo + hi) / 2;
-    small.scratchpad.size_kib = mid;
-    try {
-      lower_fhe(prog, small);
-      hi = mid;
-    } catch (const Error&) { lo = mid + 1; }
-  }
+  const uint64_t lo = smallest_scratchpad_kib(prog, small);
   small.scratchpad.size_kib = lo;
   EXPECT_NO_THROW(lower_fhe(prog, small));
   FheProgram real;
@@ -425,4 +378,4 @@ TEST(FheLowering, RotationByAMultipleOfTheSlotCountIsTheIdentity) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::fhe

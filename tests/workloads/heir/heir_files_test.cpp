@@ -13,8 +13,12 @@
 
 #include "workloads/heir/heir_frontend.h"
 
-namespace photon {
+namespace photon::heir {
 namespace {
+
+using fhe::FheOp;
+using fhe::FheOpKind;
+using fhe::FheProgram;
 
 std::string path_of(const std::string& name) {
   return std::string(PHOTON_SHARED_DIR) + "/inputs/heir/" + name;
@@ -207,4 +211,4 @@ TEST(HeirFiles, DacapoLoadsFast) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::heir

@@ -12,8 +12,12 @@
 #include "workloads/heir/heir_frontend.h"
 #include "workloads/heir/mlir_parser.h"
 
-namespace photon {
+namespace photon::heir {
 namespace {
+
+using fhe::FheOp;
+using fhe::FheOpKind;
+using fhe::FheProgram;
 
 // "t.mlir:L:C" of the first occurrence of `needle` in `text` (1-based line and column).
 std::string where(const std::string& text, const std::string& needle, const std::string& file = "t.mlir") {
@@ -232,9 +236,9 @@ TEST(HeirInputChecks, ErrorFromAFileNamesTheFileOnce) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::heir
 
-namespace photon {
+namespace photon::heir {
 namespace {
 
 // ------------------------------------------------------------- integer literal ranges
@@ -344,4 +348,4 @@ TEST(HeirInputChecks, ControlCharactersInErrorsAreEscaped) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::heir

@@ -5,8 +5,12 @@
 #include "base/error.h"
 #include "workloads/heir/heir_frontend.h"
 
-namespace photon {
+namespace photon::heir {
 namespace {
+
+using fhe::FheOp;
+using fhe::FheOpKind;
+using fhe::FheProgram;
 
 std::string path_of(const std::string& name) {
   return std::string(PHOTON_SHARED_DIR) + "/inputs/heir/" + name;
@@ -179,9 +183,9 @@ TEST(HeirParams, BadLogNIsAnError) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::heir
 
-namespace photon {
+namespace photon::heir {
 namespace {
 
 TEST(HeirParams, InconsistentNWithoutSchemeParamNamesTheOpUsingTheType) {
@@ -203,4 +207,4 @@ module {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::heir

@@ -13,8 +13,12 @@
 #include "workloads/heir/heir_macro_ops.h"
 #include "workloads/heir/mlir_parser.h"
 
-namespace photon {
+namespace photon::heir {
 namespace {
+
+using fhe::FheOp;
+using fhe::FheOpKind;
+using fhe::FheProgram;
 
 // A CKKS prelude: N = 2^12, chain of 4 primes, ciphertexts at level 3 (!ct3) and 2 (!ct2).
 const char* kPrelude = R"(// RUN: heir-opt %s
@@ -212,7 +216,7 @@ module attributes {scheme.ckks} {
 TEST(HeirSyntax, OrionChebyshevClosedForm) {
   // Degree 7 (8 coefficients): m = ceil(log2 8) = 3, l = 1: baby 2^1 - 1 = 1, giant
   // m - l - 1 = 1, recombination ceil(8 / 2) - 1 = 3 -> 5 products; 8 MulScalar, 7 Add.
-  heir::PolyEvalPlan plan = heir::plan_chebyshev(7);
+  PolyEvalPlan plan = plan_chebyshev(7);
   EXPECT_EQ(plan.products, 5u);
   FheProgram p = load_heir_string(std::string(kPrelude) + R"(
 func.func @f(%x: !ct3) -> !ct3 {
@@ -230,19 +234,19 @@ func.func @f(%x: !ct3) -> !ct3 {
 TEST(HeirSyntax, LinearTransformPlan) {
   // 8 diagonals 0..7, slots 64, ratio 1: n1 = 2 -> 1 baby / 3 giant; n1 = 4 -> 3 / 1 = 3 > 1
   // -> n1 = 2: baby {1}, giant {2, 4, 6}.
-  heir::LinearTransformPlan p = heir::plan_linear_transform({0, 1, 2, 3, 4, 5, 6, 7}, 64, 1.0);
+  LinearTransformPlan p = plan_linear_transform({0, 1, 2, 3, 4, 5, 6, 7}, 64, 1.0);
   EXPECT_EQ(p.n1, 2u);
   EXPECT_EQ(p.baby_rotations, 1u);
   EXPECT_EQ(p.giant_offsets, (std::vector<int64_t>{2, 4, 6}));
   EXPECT_EQ(p.mul_plain, 8u);
   EXPECT_EQ(p.adds, 7u);
   // Ratio 3 is met exactly at n1 = 4 (3 baby / 1 giant).
-  EXPECT_EQ(heir::plan_linear_transform({0, 1, 2, 3, 4, 5, 6, 7}, 64, 3.0).n1, 4u);
+  EXPECT_EQ(plan_linear_transform({0, 1, 2, 3, 4, 5, 6, 7}, 64, 3.0).n1, 4u);
   // Negative offsets wrap mod slots: -1 == 63 -> giant 60 (n1 = 4 for ratio 3), baby 3.
-  heir::LinearTransformPlan w = heir::plan_linear_transform({0, 1, 2, 3, 4, 5, 6, 7, -1}, 64, 3.0);
+  LinearTransformPlan w = plan_linear_transform({0, 1, 2, 3, 4, 5, 6, 7, -1}, 64, 3.0);
   EXPECT_EQ(w.giant_offsets.back(), 60);
-  EXPECT_THROW(heir::plan_linear_transform({}, 64, 1.0), Error);
-  EXPECT_THROW(heir::plan_linear_transform({1}, 48, 1.0), Error);
+  EXPECT_THROW(plan_linear_transform({}, 64, 1.0), Error);
+  EXPECT_THROW(plan_linear_transform({1}, 48, 1.0), Error);
 }
 
 TEST(HeirSyntax, ElementwiseOpsOnTensorsOfCiphertextsRepeat) {
@@ -395,4 +399,4 @@ TEST(HeirErrors, MutatedRealFilesNeverCrash) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::heir

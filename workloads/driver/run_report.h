@@ -1,0 +1,43 @@
+// RunReport: the whole `photon run` report as typed fields, serialised once by to_json().
+// docs/report.md gives every key; tools outside the project rely on them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/report/platform_report.h"
+#include "workloads/driver/fhe_summary.h"
+#include "workloads/driver/workload_info.h"
+
+namespace photon {
+
+/// One output tensor written by --dump-outputs.
+struct DumpedOutput {
+  std::string name, file;
+};
+
+struct RunReport {
+  std::string status;  ///< ok, unit_error, firmware_error, deadlock, timeout
+  std::string error;   ///< one line, when status is not ok
+  std::string photon_version;
+  std::string workload;  ///< the workload file as given
+  WorkloadInfo info;
+  std::string mode;  ///< timing or functional
+  double simulated_time_ns = 0;
+  double wall_time_s = 0;
+  nlohmann::json config;  ///< the fully resolved configuration (config_json)
+  std::vector<UnsupportedOp> unsupported;
+  PlatformReport platform;
+  std::optional<FheSummary> fhe;                     ///< FHE workloads
+  std::optional<std::vector<DumpedOutput>> outputs;  ///< functional runs with --dump-outputs
+  std::string outputs_note;
+  nlohmann::json numerics_error;  ///< physical numerics against ideal (workloads/driver/ideal_reference.h)
+  std::string numerics_error_note;
+
+  nlohmann::json to_json() const;
+};
+
+}  // namespace photon

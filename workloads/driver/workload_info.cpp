@@ -1,0 +1,39 @@
+#include "workloads/driver/workload_info.h"
+
+namespace photon {
+
+nlohmann::json UnsupportedOp::to_json() const {
+  nlohmann::json j = {{"op", op}, {"reason", reason}};
+  if (name) j["name"] = *name;
+  if (location) j["location"] = *location;
+  if (host_cost_ns) j["host_cost_ns"] = *host_cost_ns;
+  return j;
+}
+
+nlohmann::json WorkloadInfo::to_json() const {
+  nlohmann::json j = {{"frontend", frontend}, {"commands", commands}};
+  if (graph) {
+    j["graph"] = graph->graph;
+    j["opset"] = graph->opset;
+    j["coverage"] = {{"nodes", graph->nodes},
+                     {"lowered", graph->lowered},
+                     {"free", graph->free},
+                     {"folded", graph->folded},
+                     {"fallback", graph->fallback},
+                     {"lowered_by_op", graph->lowered_by_op},
+                     {"fallback_by_op", graph->fallback_by_op}};
+    j["host_fallback_ns"] = graph->host_fallback_ns;
+    j["hbm_footprint_bytes"] = graph->hbm_footprint_bytes;
+  }
+  if (fhe) {
+    j["scheme"] = fhe->scheme;
+    j["fhe_ops"] = fhe->fhe_ops;
+    j["fhe_op_counts"] = fhe->fhe_op_counts;
+    j["derived"] = fhe->derived;
+    j["warnings"] = fhe->warnings;
+  }
+  if (graph || !functional_notes.empty()) j["functional_notes"] = functional_notes;
+  return j;
+}
+
+}  // namespace photon

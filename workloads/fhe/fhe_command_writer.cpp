@@ -1,0 +1,63 @@
+#include "workloads/fhe/fhe_command_writer.h"
+
+#include <string>
+
+#include "base/error.h"
+#include "workloads/fhe/fhe_memory_plan.h"
+
+namespace photon::fhe {
+
+void FheCommandWriter::ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t dst, uint32_t limbs,
+                           uint32_t moduli, uint32_t out_limbs, uint32_t galois) {
+  pcs::Ntt n;
+  n.op = op;
+  n.log_n = uint8_t(log_n_);
+  n.limbs = limbs;
+  n.out_limbs = out_limbs;
+  n.src0 = uint32_t(src0);
+  n.src1 = uint32_t(src1);
+  n.dst = uint32_t(dst);
+  n.moduli = moduli;
+  n.galois = galois;
+  out_.commands.push_back(pcs::make_ntt(n, tag_));
+}
+
+void FheCommandWriter::bconv(const std::vector<uint64_t>& chain, uint64_t src, Range from, uint64_t dst,
+                             Range to) {
+  std::vector<uint64_t> m(chain.begin() + from.lo, chain.begin() + from.hi);
+  m.insert(m.end(), chain.begin() + to.lo, chain.begin() + to.hi);
+  ntt(pcs::Ntt::kBConv, src, 0, dst, from.hi - from.lo, table(m), to.hi - to.lo);
+}
+
+void FheCommandWriter::sync(pcs::Opcode op, pcs::Queue q, uint32_t sem) {
+  out_.commands.push_back(op == pcs::Opcode::Signal ? pcs::make_signal(q, sem, tag_)
+                                                    : pcs::make_wait(q, sem, tag_));
+}
+
+void FheCommandWriter::dma(uint64_t src, uint64_t dst, uint64_t inner, uint32_t n1, uint64_t src_stride,
+                           uint64_t dst_stride) {
+  if (inner > 0xFFFFFFFFull)
+    throw Error("fhe lowering: DMA row of " + std::to_string(inner) + " bytes exceeds 4 GiB");
+  pcs::DmaCopy d;
+  d.src = src;
+  d.dst = dst;
+  d.inner_bytes = uint32_t(inner);
+  d.n1 = n1;
+  d.src_stride1 = src_stride;
+  d.dst_stride1 = dst_stride;
+  out_.commands.push_back(pcs::make_dma(d, tag_));
+}
+
+uint32_t FheCommandWriter::table(const std::vector<uint64_t>& moduli) {
+  auto it = tables_.find(moduli);
+  if (it != tables_.end()) return it->second;
+  const uint32_t offset = uint32_t(blob_.size() * 8);
+  blob_.insert(blob_.end(), moduli.begin(), moduli.end());
+  if (blob_.size() * 8 > kFheTablesBytes)
+    throw Error("fhe lowering: moduli tables exceed their " + std::to_string(kFheTablesBytes) +
+                "-byte region");
+  tables_.emplace(moduli, offset);
+  return offset;
+}
+
+}  // namespace photon::fhe

@@ -1,0 +1,49 @@
+// Appends the FHE lowering's commands to a pcs::Program: multi-limb NTT-unit commands, DMA copies,
+// semaphore Signal/Wait, and the moduli tables the NTT and BConv commands name (isa/command.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "isa/program.h"
+
+namespace photon::fhe {
+
+/// Chain slots [lo, hi).
+struct Range {
+  uint32_t lo, hi;
+};
+
+class FheCommandWriter {
+ public:
+  explicit FheCommandWriter(pcs::Program& out) : out_(out) {}
+
+  /// The op-table tag and ring degree of the commands that follow.
+  void set_tag(uint32_t tag) { tag_ = tag; }
+  void set_log_n(uint32_t log_n) { log_n_ = log_n; }
+
+  /// One NTT-unit command over `limbs` limbs (scratchpad byte offsets; `moduli`: byte offset of
+  /// its moduli table).
+  void ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t dst, uint32_t limbs, uint32_t moduli,
+           uint32_t out_limbs = 0, uint32_t galois = 1);
+  /// Base conversion of limbs `from` at `src` to limbs `to` at `dst` (moduli from `chain`).
+  void bconv(const std::vector<uint64_t>& chain, uint64_t src, Range from, uint64_t dst, Range to);
+  void sync(pcs::Opcode op, pcs::Queue q, uint32_t sem);
+  /// A 2-D DMA copy (data-NoC addresses). Throws Error for a row above 4 GiB.
+  void dma(uint64_t src, uint64_t dst, uint64_t inner, uint32_t n1, uint64_t src_stride, uint64_t dst_stride);
+  /// Byte offset of the moduli table `moduli` in the tables region, added on first use. Throws
+  /// Error when the tables outgrow kFheTablesBytes.
+  uint32_t table(const std::vector<uint64_t>& moduli);
+  /// The tables region's contents (64-bit words).
+  const std::vector<uint64_t>& tables() const { return blob_; }
+
+ private:
+  pcs::Program& out_;
+  uint32_t tag_ = pcs::kNoTag;
+  uint32_t log_n_ = 0;
+  std::vector<uint64_t> blob_;
+  std::map<std::vector<uint64_t>, uint32_t> tables_;
+};
+
+}  // namespace photon::fhe

@@ -1,0 +1,28 @@
+#include "workloads/fhe/fhe_keys.h"
+
+namespace photon::fhe {
+
+uint64_t fhe_key_bytes(const KeyId& key, const FheConfig& fc) {
+  const uint64_t n = uint64_t(1) << key.log_n;
+  return 2ull * key.dnum * (key.max_level + 1ull + key.alpha) * n * fc.word_bytes;
+}
+
+uint64_t fhe_key_bytes(const FheOp& op, const FheConfig& fc) { return fhe_key_bytes(fhe_key_id(op, 0), fc); }
+
+uint32_t fhe_digits(const FheOp& op) { return (op.level + 1 + op.alpha - 1) / op.alpha; }
+
+uint32_t rotation_galois(int64_t r, uint32_t log_n) {
+  const int64_t slots = int64_t(1) << (log_n - 1);  // N/2: the order of 5 mod 2N
+  int64_t e = r % slots;
+  if (e < 0) e += slots;
+  uint64_t g = 1;
+  const uint64_t m = uint64_t(2) << log_n;
+  for (int64_t i = 0; i < e; ++i) g = g * 5 % m;
+  return uint32_t(g);
+}
+
+bool fhe_rotation_is_identity(const FheOp& op) {
+  return op.kind == FheOpKind::Rotate && op.log_n >= 1 && op.rotation % (int64_t(1) << (op.log_n - 1)) == 0;
+}
+
+}  // namespace photon::fhe
