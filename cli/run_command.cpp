@@ -180,7 +180,7 @@ int run(const RunOptions& o) {
   std::vector<std::string> sets = o.config.sets;
   if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
   RunConfig cfg = load_run_config(o.config.file, sets);
-  const bool functional = cfg.sim.mode == "functional";
+  const bool functional = cfg.sim.mode == SimMode::Functional;
   if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
     throw Error("--input and --dump-outputs need --mode functional");
 
@@ -201,7 +201,8 @@ int run(const RunOptions& o) {
 
   // Physical optical numerics: the outputs are compared with an ideal-numerics run of the same
   // workload (forked before this process elaborates its own platform).
-  const bool compare_ideal = functional && cfg.optical_gemm.numerics == "physical" && !w.outputs.empty();
+  const bool compare_ideal =
+      functional && cfg.optical_gemm.numerics == Numerics::Physical && !w.outputs.empty();
   TensorValues ideal_outputs;
   if (compare_ideal) ideal_outputs = run_ideal_outputs(w, cfg, input_data);
 
@@ -221,7 +222,7 @@ int run(const RunOptions& o) {
   report.workload = o.workload;
   report.info = w.info;
   for (const auto& note : input_notes) report.info.functional_notes.push_back(note);
-  report.mode = cfg.sim.mode;
+  report.mode = sim_mode_table().name(cfg.sim.mode);
   report.simulated_time_ns = out.simulated_time_ns;
   report.wall_time_s = wall_seconds() - t0;
   report.config = config_json(cfg);

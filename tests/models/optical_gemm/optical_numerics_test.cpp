@@ -242,7 +242,7 @@ pcs::Gemm dense_gemm(uint32_t m, uint32_t n, uint32_t k) {
 
 TEST(OpticalGemmEnginePhysical, SameSeedSameResultDifferentSeedDifferent) {
   OpticalGemmConfig cfg;
-  cfg.numerics = "physical";
+  cfg.numerics = Numerics::Physical;
   cfg.noise_std = 0.02;
   const pcs::Gemm g = dense_gemm(16, 40, 70);
   auto run = [&](uint64_t seed) {
@@ -261,7 +261,7 @@ TEST(OpticalGemmEnginePhysical, SameSeedSameResultDifferentSeedDifferent) {
 
 TEST(OpticalGemmEnginePhysical, EngineMatchesPureFunctionIncludingBias) {
   OpticalGemmConfig cfg;
-  cfg.numerics = "physical";
+  cfg.numerics = Numerics::Physical;
   cfg.rows = 8;
   cfg.cols = 8;
   cfg.dac_bits = 6;
