@@ -257,9 +257,9 @@ int run(const RunOptions& o) {
 
 void add_run_command(CLI::App& app, int& status) {
   auto opts = std::make_shared<RunOptions>();
-  CLI::App* sub = app.add_subcommand("run", "simulate a workload (.onnx, .mlir or .pcs) and report");
+  CLI::App* sub = app.add_subcommand("run", "simulate a workload (.onnx, .ptrace, .mlir or .pcs) and report");
   opts->config.add_to(*sub);
-  sub->add_option("--workload", opts->workload, "workload file: .onnx, .mlir or .pcs")->required();
+  sub->add_option("--workload", opts->workload, "workload file: .onnx, .ptrace, .mlir or .pcs")->required();
   sub->add_option("--report", opts->report, "write the report JSON here");
   sub->add_option("--trace", opts->trace, "write a Chrome trace-event JSON (Perfetto) here");
   sub->add_option("--mode", opts->mode, "timing (no arithmetic) or functional")
