@@ -320,6 +320,36 @@ def trace(model: torch.nn.Module, example_inputs, train: bool = False, path: Opt
     return t
 
 
+def trace_graph(gm: torch.fx.GraphModule, example_inputs, kinds: List[str], names: List[str], model: str,
+                mode: str, module: str) -> OpTrace:
+    """Records an FX graph of ATen ops (an AOTAutograd forward or backward graph) as an op trace:
+    the graph is interpreted on meta copies of `example_inputs`; placeholder i gets kind kinds[i]
+    ("input" or "param") and name names[i]; every op gets the module path `module`."""
+    _meta_kernels.register()
+    rec = _Recorder()
+    meta = [_to_meta(x).requires_grad_(False) if isinstance(x, torch.Tensor) else x for x in example_inputs]
+    input_ids = []
+    for x, kind, name in zip(meta, kinds, names):
+        if isinstance(x, torch.Tensor):
+            vid = rec.add(x, kind, name)
+            if kind == "input":
+                input_ids.append(vid)
+    rec.phase = module
+    try:
+        with torch.no_grad(), _Mode(rec):
+            out = torch.fx.Interpreter(gm).run(*meta)
+    except TraceError:
+        raise
+    except Exception as e:
+        last = rec.ops[-1]["op"] if rec.ops else "(no op yet)"
+        raise TraceError(f"{model} {module} graph failed to trace after {last}: {type(e).__name__}: "
+                         f"{str(e).strip().splitlines()[0] if str(e).strip() else ''}") from e
+    outs = [rec.value_of(o) for o in tree_flatten(out)[0] if isinstance(o, torch.Tensor)]
+    return OpTrace({"format": FORMAT, "version": VERSION, "producer": f"photon_torch {_version()}, torch "
+                    f"{torch.__version__} (AOTAutograd {module} graph)", "model": model, "mode": mode,
+                    "tensors": rec.tensors, "inputs": input_ids, "outputs": outs, "ops": rec.ops})
+
+
 def _version() -> str:
     from . import __version__
     return __version__
