@@ -324,6 +324,7 @@ void convolution_op(B& b) {
 // as convolutions (docs/torch.md "Backward convolution"):
 //   grad_input  = Conv(grad_output, W flipped and transposed, pads d*(k-1)-p, dilation d)  (stride 1)
 //   grad_weight = Conv(input^T, grad_output^T, strides d, dilations s, pads p)^T, cropped to k
+//                 (1x1 without padding: Gemm(grad_output, strided input, transB) over batch and pixels)
 //   grad_bias   = ReduceSum(grad_output^T, axes [1, 2, 3])
 // (^T swaps the batch and channel axes). Stride > 1 grad_input and grouped grad_weight run on
 // the host.
@@ -372,7 +373,36 @@ void convolution_backward_op(B& b) {
     b.expect_out_shape(1, sw, "grad_weight of the weight");
     if (G != 1) {
       b.host_part({g, x}, {b.out(1)}, "grad_weight of a grouped convolution has no device mapping");
+    } else if (sw[2] == 1 && sw[3] == 1 && a.padding == Ints{0, 0}) {
+      // 1x1: grad_weight[M, C] = sum_n G_n[M, P] X_n[C, P]^T over the input pixels the stride
+      // samples: one Gemm (transB) over the batch's pixels side by side (batch moved inside the
+      // channel axis by transposes that keep the innermost axis: strided copies).
+      const int64_t P = sg[2] * sg[3];
+      std::string xs = x;
+      if (a.stride != Ints{1, 1}) {
+        xs = b.tmp({N, C, sg[2], sg[3]});
+        b.node("Slice", {x, b.ints_const({0, 0}), b.ints_const({sg[2] * a.stride[0], sg[3] * a.stride[1]}),
+                         b.ints_const({2, 3}), b.ints_const({a.stride[0], a.stride[1]})},
+               {xs});
+      }
+      auto side_by_side = [&](const std::string& t, int64_t ch) {
+        const std::string t3 = b.tmp({N, ch, P}), t2 = b.tmp({ch, N * P});
+        b.node("Reshape", {t, b.ints_const({N, ch, P})}, {t3});
+        std::string tt = t3;
+        if (N > 1) {
+          tt = b.tmp({ch, N, P});
+          b.node("Transpose", {t3}, {tt}, {{"perm", Ints{1, 0, 2}}});
+        }
+        b.node("Reshape", {tt, b.ints_const({ch, N * P})}, {t2});
+        return t2;
+      };
+      const std::string g2 = side_by_side(g, M), x2 = side_by_side(xs, C), prod = b.tmp({M, C});
+      b.node("Gemm", {g2, x2}, {prod}, {{"transB", int64_t{1}}});
+      b.node("Reshape", {prod, b.ints_const(sw)}, {b.out(1)});
     } else {
+      // One convolution with the roles of batch and channels swapped: Conv(input^T,
+      // grad_output^T, strides d, dilations s, pads p) = grad_weight^T, cropped to the kernel
+      // (the vector unit's im2col samples the stride as a dilation).
       const std::string xt = b.tmp({C, N, sx[2], sx[3]});
       b.node("Transpose", {x}, {xt}, {{"perm", Ints{1, 0, 2, 3}}});
       Ints k(2);
@@ -380,7 +410,8 @@ void convolution_backward_op(B& b) {
         k[i] = (sx[i + 2] + 2 * a.padding[i] - a.stride[i] * (sg[i + 2] - 1) - 1) / a.dilation[i] + 1;
       const std::string yw = b.tmp({C, M, k[0], k[1]});
       const Ints pads = {a.padding[0], a.padding[1], a.padding[0], a.padding[1]};
-      b.node("Conv", {xt, grad_t()}, {yw}, {{"strides", a.dilation}, {"pads", pads}, {"dilations", a.stride}, {"group", int64_t{1}}});
+      b.node("Conv", {xt, grad_t()}, {yw},
+             {{"strides", a.dilation}, {"pads", pads}, {"dilations", a.stride}, {"group", int64_t{1}}});
       std::string yc = yw;
       if (k[0] != sw[2] || k[1] != sw[3]) {
         yc = b.tmp({C, M, sw[2], sw[3]});
