@@ -111,6 +111,7 @@ class _Recorder:
         self._keep: List[torch.Tensor] = []  # keeps traced objects alive (ids stay unique)
         self.module_stack: List[str] = []
         self.phase = ""                  # "backward" while the backward pass runs
+        self.model = ""                  # model class name (error messages)
 
     def add(self, t: torch.Tensor, kind: str, name: Optional[str] = None) -> int:
         vid = len(self.tensors)
@@ -144,9 +145,9 @@ class _Recorder:
         schema = func._schema
         name = schema.name + "." + (schema.overload_name or "default")
         if schema.name in _VALUE_OPS:
-            where = f" in module '{self.module()}'" if self.module() else ""
-            raise TraceError(f"{name}{where} needs tensor values (data-dependent control flow, .item() or a "
-                             f"value-dependent shape); a trace on the meta device has none")
+            where = f"module '{self.module()}'" if self.module() else f"{self.model}.forward"
+            raise TraceError(f"{self.model}: {name} in {where} needs tensor values (data-dependent control flow, "
+                             f".item() or a value-dependent shape); a trace on the meta device has none")
         arg_values: Dict[str, Any] = {}
         alias_sets: Dict[str, tuple] = {}
         for i, a in enumerate(schema.arguments):
@@ -175,8 +176,9 @@ class _Recorder:
                 if isinstance(item, torch.Tensor):
                     if alias is not None and alias["write"] and item._is_view() and item._base is not None \
                             and id(item._base) in self._vid:
-                        raise TraceError(f"{name} in module '{self.module()}' writes in place into a view of "
-                                         f"another tensor; an op trace is a value graph: clone the view first")
+                        raise TraceError(f"{self.model}: {name} in module '{self.module()}' writes in place into "
+                                         f"a view of another tensor; an op trace is a value graph: clone the view "
+                                         f"first")
                     outs.append(self.add(item, "value"))
                     aliases.append(alias)
                 elif item is None:
@@ -244,6 +246,7 @@ def trace(model: torch.nn.Module, example_inputs, train: bool = False, path: Opt
     was_training = model.training
     model.train(train)
     rec = _Recorder()
+    rec.model = type(model).__name__
     params: Dict[str, torch.Tensor] = {}
     for n, p in model.named_parameters():
         mp = _to_meta(p.detach()).requires_grad_(train and p.requires_grad)
@@ -327,6 +330,7 @@ def trace_graph(gm: torch.fx.GraphModule, example_inputs, kinds: List[str], name
     ("input" or "param") and name names[i]; every op gets the module path `module`."""
     _meta_kernels.register()
     rec = _Recorder()
+    rec.model = model
     meta = [_to_meta(x).requires_grad_(False) if isinstance(x, torch.Tensor) else x for x in example_inputs]
     input_ids = []
     for x, kind, name in zip(meta, kinds, names):

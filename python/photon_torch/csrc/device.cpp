@@ -367,8 +367,9 @@ std::string stats() { return DeviceState::get().stats_json(); }
 void reset_stats() { DeviceState::get().reset_counters(); }
 int64_t address_of(const Tensor& t) {
   TORCH_CHECK(t.device().type() == kDev, "photon device: address_of needs a tensor on the device, not on ", t.device());
-  const uint64_t base = DeviceState::get().address_of(t.storage().data());
-  TORCH_CHECK(base != 0 || t.storage().nbytes() == 0, "photon device: the tensor's storage is not in the simulated HBM");
+  uint64_t base = 0;
+  TORCH_CHECK(DeviceState::get().address_of(t.storage().data(), &base),
+              "photon device: the tensor's storage is not in the simulated HBM");
   return int64_t(base + uint64_t(t.storage_offset()) * t.element_size());
 }
 

@@ -114,10 +114,12 @@ void DeviceState::on_free(const void* host) {
   free_[off] = size;
 }
 
-uint64_t DeviceState::address_of(const void* host) const {
+bool DeviceState::address_of(const void* host, uint64_t* address) const {
   std::lock_guard<std::mutex> l(mu_);
   auto it = live_.find(host);
-  return it == live_.end() ? 0 : cfg_.hbm_base + it->second.first;
+  if (it == live_.end()) return false;
+  *address = cfg_.hbm_base + it->second.first;
+  return true;
 }
 
 void DeviceState::count_device_op(const std::string& op, const std::string& signature) {

@@ -42,8 +42,8 @@ class DeviceState {
   /// the request, the bytes in use and the capacity when it does not fit.
   uint64_t on_alloc(const void* host, uint64_t bytes);
   void on_free(const void* host);
-  /// Data-NoC address of the block of host buffer `host`; 0 if it is not a device block.
-  uint64_t address_of(const void* host) const;
+  /// Data-NoC address of the block of host buffer `host`; false if it is not a device block.
+  bool address_of(const void* host, uint64_t* address) const;
 
   /// Counters. `signature` (JSON text) identifies a device op's shape for the platform timing.
   void count_device_op(const std::string& op, const std::string& signature);
