@@ -94,15 +94,20 @@ def _signature_trace(sig: dict) -> dict:
     for i, t in enumerate(sig["tensors"]):
         ids.append(len(tensors))
         tensors.append({"kind": t["kind"], "shape": t["shape"], "dtype": "float32", "name": f"t{i}"})
-    out = len(tensors)
-    tensors.append({"kind": "value", "shape": sig["out"], "dtype": "float32", "name": "out"})
+    outs = []
+    for k, shape in enumerate(sig["outs"] if "outs" in sig else [sig["out"]]):
+        if shape is None:  # a result the op does not compute (output_mask false)
+            outs.append(None)
+            continue
+        outs.append(len(tensors))
+        tensors.append({"kind": "value", "shape": shape, "dtype": "float32", "name": f"out{k}"})
     args = {}
     for k, v in sig["args"].items():
         args[k] = {"tensor": ids[v["tensor"]]} if isinstance(v, dict) and "tensor" in v else v
     return {"format": "photon-op-trace", "version": 1, "producer": "photon_torch device timing",
             "model": "device_op", "mode": "inference", "tensors": tensors,
-            "inputs": [i for i, t in enumerate(tensors) if t["kind"] == "input"], "outputs": [out],
-            "ops": [{"op": sig["op"], "args": args, "outputs": [out]}]}
+            "inputs": [i for i, t in enumerate(tensors) if t["kind"] == "input"],
+            "outputs": [o for o in outs if o is not None], "ops": [{"op": sig["op"], "args": args, "outputs": outs}]}
 
 
 def _time_signature(sig: dict, file: str, sets: Dict[str, Any]) -> dict:

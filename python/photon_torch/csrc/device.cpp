@@ -303,11 +303,70 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const c10::optiona
   return out;
 }
 
+// Backward of a 2-D convolution as the engine's GEMMs (per image and group, im2col columns
+// cols[K, L], K = C/g*kh*kw taps, L = output pixels):
+//   grad_weight[Mg, K] = sum over images of G[Mg, L] * cols[K, L]^T   (G streams, cols as weights)
+//   grad_cols[K, L]    = W[Mg, K]^T * G[Mg, L], then col2im (the adjoint of im2col) -> grad_input
+//   grad_bias[M]       = sum of G over images and pixels
+// Transposed, 1-D and 3-D convolutions run on the CPU.
 std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_output, const Tensor& input,
                                                         const Tensor& weight, at::IntArrayRef stride,
                                                         at::IntArrayRef padding, at::IntArrayRef dilation,
                                                         bool transposed, at::IntArrayRef output_padding, int64_t groups,
                                                         std::array<bool, 3> mask) {
+  for (const Tensor* t : {&grad_output, &input, &weight}) check_float("aten::convolution_backward", *t, "a tensor");
+  if (!transposed && input.dim() == 4) {
+    const int64_t N = input.size(0), C = input.size(1), M = weight.size(0), kh = weight.size(2), kw = weight.size(3);
+    const int64_t Cg = C / groups, Mg = M / groups, K = Cg * kh * kw;
+    const int64_t OH = grad_output.size(2), OW = grad_output.size(3), L = OH * OW;
+    const Tensor x = cpu_view(input).contiguous(), g = cpu_view(grad_output).contiguous();
+    const Tensor cols = at::im2col(x, {kh, kw}, dilation, padding, stride);  // [N, C*kh*kw, L]
+    const Tensor wm = cpu_view(weight).reshape({M, K});
+    Tensor gi, gw, gb;
+    if (mask[1]) gw = at::zeros({M, K}, x.options());
+    Tensor dcols = mask[0] ? at::empty({N, C * kh * kw, L}, x.options()) : Tensor();
+    Tensor part = at::empty({std::max(Mg, K), std::max(K, L)}, x.options());
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t gr = 0; gr < groups; ++gr) {
+        const Tensor gn = g[n].narrow(0, gr * Mg, Mg).reshape({Mg, L});  // [Mg, L]
+        if (mask[1]) {
+          Tensor c = part.narrow(0, 0, Mg).narrow(1, 0, K).contiguous();
+          engine_gemm(gn.contiguous(), cols[n].narrow(0, gr * K, K).contiguous(), c);
+          gw.narrow(0, gr * Mg, Mg).add_(c);
+        }
+        if (mask[0]) {
+          Tensor c = at::empty({K, L}, x.options());
+          engine_gemm(wm.narrow(0, gr * Mg, Mg).t().contiguous(), gn.t().contiguous(), c);
+          dcols[n].narrow(0, gr * K, K).copy_(c);
+        }
+      }
+    if (mask[0]) gi = at::col2im(dcols, {input.size(2), input.size(3)}, {kh, kw}, dilation, padding, stride);
+    if (mask[2]) gb = g.sum({0, 2, 3});
+    nlohmann::json args = {{"bias_sizes", std::vector<int64_t>{M}}, {"stride", stride.vec()}, {"padding", padding.vec()},
+                           {"dilation", dilation.vec()}, {"transposed", false},
+                           {"output_padding", output_padding.vec()}, {"groups", groups},
+                           {"output_mask", std::vector<bool>{mask[0], mask[1], mask[2]}}};
+    auto to_dev = [&](const Tensor& t, at::IntArrayRef sizes) {
+      if (!t.defined()) return t;
+      Tensor o = device_empty(sizes, input);
+      cpu_view(o).copy_(t.reshape(sizes));
+      return o;
+    };
+    Tensor dgi = to_dev(gi, input.sizes()), dgw = to_dev(gw, weight.sizes()), dgb = to_dev(gb, {M});
+    nlohmann::json ts = nlohmann::json::array(
+        {{{"shape", grad_output.sizes().vec()}, {"kind", "input"}}, {{"shape", input.sizes().vec()}, {"kind", "input"}},
+         {{"shape", weight.sizes().vec()}, {"kind", "param"}}});
+    args["grad_output"] = {{"tensor", 0}};
+    args["input"] = {{"tensor", 1}};
+    args["weight"] = {{"tensor", 2}};
+    nlohmann::json outs = nlohmann::json::array();
+    for (const Tensor* t : {&dgi, &dgw, &dgb}) outs.push_back(t->defined() ? nlohmann::json(t->sizes().vec()) : nlohmann::json());
+    DeviceState::get().count_device_op(
+        "aten::convolution_backward",
+        nlohmann::json{{"op", "aten::convolution_backward.default"}, {"tensors", ts}, {"args", args}, {"outs", outs}}
+            .dump());
+    return {dgi, dgw, dgb};
+  }
   const std::vector<int64_t> bias_sizes = {weight.size(0)};
   auto [gi, gw, gb] = at::convolution_backward(cpu_view(grad_output).clone(), cpu_view(input).clone(),
                                                cpu_view(weight).clone(), at::OptionalIntArrayRef(bias_sizes), stride,
