@@ -11,6 +11,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import os
+import subprocess
 import tempfile
 import threading
 from typing import Any, Dict, List, Optional
@@ -46,9 +47,19 @@ def _sets(set: Optional[Dict[str, Any]]) -> List[str]:
 
 
 def _configure_locked(config: Optional[str], set: Optional[Dict[str, Any]]) -> None:
+    # The platform resolves and checks the configuration (`photon config`: the same registry and
+    # errors as `photon run`); the device takes its keys from the resolved JSON.
     file = os.fspath(config) if config else _paths.default_config()
+    cmd = [_paths.photon_binary(), "config", "--config", file]
+    for kv in _sets(set):
+        cmd += ["--set", kv]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        lines = [l for l in p.stderr.strip().splitlines() if l.strip()]
+        raise PlatformError(lines[-1] if lines else f"photon config exited with status {p.returncode}")
+    source = " ".join([file] + [f"--set {kv}" for kv in _sets(set)])
     try:
-        torch.ops.photon.configure(file, _sets(set))
+        torch.ops.photon.configure(p.stdout, source)
     except RuntimeError as e:
         raise PlatformError(str(e).strip().splitlines()[0]) from None
     _config["file"] = file

@@ -1,6 +1,6 @@
 #include "workloads/driver/ai_workload.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/config/platform_config.h"
+#include "soc/platform_config.h"
 #include "workloads/driver/workload.h"
 #include "workloads/graph/graph.h"
 #include "workloads/lowering/ai_lowering.h"

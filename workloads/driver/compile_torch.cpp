@@ -3,7 +3,7 @@
 // any runs on the device, else "free" if it is only views, else "folded".
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/driver/ai_workload.h"
 #include "workloads/driver/workload.h"
 #include "workloads/lowering/ai_lowering.h"
@@ -12,7 +12,7 @@
 
 namespace photon {
 
-CompiledWorkload compile_torch(const std::string& path, const PlatformConfig& cfg, const CompileOptions& opts) {
+CompiledWorkload compile_torch(const std::string& path, const RunConfig& cfg, const CompileOptions& opts) {
   if (!opts.shapes.empty())
     throw Error("--shape does not apply to an op trace: its shapes were fixed when it was traced").with_context(path);
   TorchGraph tg = load_op_trace(path);

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::torch_frontend {
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/torch/aten_builder.h"
 
 namespace photon::torch_frontend {

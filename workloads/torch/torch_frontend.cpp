@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/torch/aten_builder.h"
 #include "workloads/torch/op_trace.h"
 

@@ -18,7 +18,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/error.h"
 #include "python/photon_torch/csrc/device_state.h"
 
 namespace photon::torchdev {
@@ -412,11 +411,9 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
 
 // ---- control ops: torch.ops.photon.* ----------------------------------------------------------
 
-void configure(const std::string& file, const std::vector<std::string>& sets) {
+void configure(const std::string& resolved_json, const std::string& source) {
   try {
-    DeviceState::get().configure(load_device_config(file, sets));
-  } catch (const photon::Error& e) {
-    TORCH_CHECK(false, e.what());
+    DeviceState::get().configure(device_config_from_json(resolved_json, source));
   } catch (const std::exception& e) {
     TORCH_CHECK(false, e.what());
   }
@@ -454,7 +451,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) { m.fallback(torch::CppFunction::makeFromBoxedFunction<&fallback>()); }
 
 TORCH_LIBRARY(photon, m) {
-  m.def("configure(str config, str[] sets) -> ()", configure);
+  m.def("configure(str resolved_json, str source) -> ()", configure);
   m.def("stats() -> str", stats);
   m.def("reset_stats() -> ()", reset_stats);
   m.def("address_of(Tensor t) -> int", address_of);

@@ -5,7 +5,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "platform/config/platform_config.h"
+#include "models/hbm/hbm_config.h"
+#include "models/optical_gemm/optical_gemm_config.h"
 #include "workloads/lowering/ai_lowering.h"
 
 namespace photon::torchdev {
@@ -15,24 +16,59 @@ constexpr uint64_t kBlock = 64;  // HBM block alignment, bytes (lowering/memory_
 uint64_t round_up(uint64_t v) { return (v + kBlock - 1) / kBlock * kBlock; }
 }  // namespace
 
-DeviceConfig load_device_config(const std::string& file, const std::vector<std::string>& sets) {
-  const PlatformConfig pc = load_platform_config(file, sets);
+namespace {
+
+// The lowering's HBM limit (lowering/memory_plan.h): the capacity, lowered to the command ring.
+uint64_t usable_bytes(const HbmConfig& hbm, uint64_t ring_base) {
+  const uint64_t cap = hbm.capacity_bytes();
+  return ring_base < cap ? ring_base : cap;
+}
+
+const nlohmann::json& at(const nlohmann::json& j, const char* section, const char* key) {
+  if (!j.contains(section) || !j[section].contains(key))
+    throw std::runtime_error(fmt::format("photon device: the configuration has no key {}.{}", section, key));
+  return j[section][key];
+}
+
+}  // namespace
+
+DeviceConfig DeviceConfig::defaults() {
   DeviceConfig c;
-  const auto& og = pc.optical_gemm;
+  const OpticalGemmConfig og;
   c.numerics = og.numerics;
-  c.physical.rows = og.rows;
-  c.physical.cols = og.cols;
-  c.physical.dac_bits = og.dac_bits;
-  c.physical.weight_bits = og.weight_bits;
-  c.physical.adc_bits = og.adc_bits;
-  c.physical.noise_std = og.noise_std;
-  c.physical.seed = og.seed;
-  c.hbm_base = pc.noc.hbm_base;
-  // The lowering's HBM limit (memory_plan.h): the capacity, lowered to the command ring.
-  c.capacity_bytes = pc.hbm.capacity_bytes();
-  if (pc.cpu.ring_base < c.capacity_bytes) c.capacity_bytes = pc.cpu.ring_base;
-  c.source = file.empty() ? "defaults" : file;
-  for (const auto& s : sets) c.source += " --set " + s;
+  c.physical = {og.rows, og.cols, og.dac_bits, og.weight_bits, og.adc_bits, og.noise_std, og.seed};
+  c.capacity_bytes = usable_bytes(HbmConfig(), uint64_t(1) << 32);  // cpu.ring_base default: 4 GiB
+  c.source = "defaults";
+  return c;
+}
+
+DeviceConfig device_config_from_json(const std::string& resolved, const std::string& source) {
+  const nlohmann::json j = nlohmann::json::parse(resolved);
+  DeviceConfig c;
+  try {
+    c.numerics = at(j, "optical_gemm", "numerics").get<std::string>();
+    c.physical.rows = at(j, "optical_gemm", "rows").get<uint32_t>();
+    c.physical.cols = at(j, "optical_gemm", "cols").get<uint32_t>();
+    c.physical.dac_bits = at(j, "optical_gemm", "dac_bits").get<uint32_t>();
+    c.physical.weight_bits = at(j, "optical_gemm", "weight_bits").get<uint32_t>();
+    c.physical.adc_bits = at(j, "optical_gemm", "adc_bits").get<uint32_t>();
+    c.physical.noise_std = at(j, "optical_gemm", "noise_std").get<double>();
+    c.physical.seed = at(j, "optical_gemm", "seed").get<uint64_t>();
+    c.hbm_base = at(j, "noc", "hbm_base").get<uint64_t>();
+    HbmConfig hbm;
+    hbm.channels = at(j, "hbm", "channels").get<uint32_t>();
+    hbm.pseudo_channels = at(j, "hbm", "pseudo_channels").get<uint32_t>();
+    hbm.bank_groups = at(j, "hbm", "bank_groups").get<uint32_t>();
+    hbm.banks_per_group = at(j, "hbm", "banks_per_group").get<uint32_t>();
+    hbm.rows = at(j, "hbm", "rows").get<uint32_t>();
+    hbm.columns = at(j, "hbm", "columns").get<uint32_t>();
+    hbm.bus_width_bits = at(j, "hbm", "bus_width_bits").get<uint32_t>();
+    hbm.burst_length = at(j, "hbm", "burst_length").get<uint32_t>();
+    c.capacity_bytes = usable_bytes(hbm, at(j, "cpu", "ring_base").get<uint64_t>());
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("photon device: a configuration value has the wrong type: ") + e.what());
+  }
+  c.source = source;
   return c;
 }
 
@@ -41,7 +77,7 @@ DeviceState& DeviceState::get() {
   return s;
 }
 
-DeviceState::DeviceState() { configure(load_device_config("", {})); }
+DeviceState::DeviceState() { configure(DeviceConfig::defaults()); }
 
 void DeviceState::configure(DeviceConfig cfg) {
   std::lock_guard<std::mutex> l(mu_);

@@ -13,18 +13,23 @@
 
 namespace photon::torchdev {
 
-/// What the device takes from a platform configuration (platform/config/platform_config.h).
+/// What the device takes from a platform configuration (soc/platform_config.h).
 struct DeviceConfig {
   std::string numerics = "ideal";        ///< optical_gemm.numerics: ideal | physical
   optical::PhysicalParams physical;      ///< optical_gemm.{rows,cols,dac_bits,weight_bits,adc_bits,noise_std,seed}
   uint64_t hbm_base = 0;                 ///< noc.hbm_base, data-NoC address of HBM byte 0
   uint64_t capacity_bytes = 0;           ///< usable HBM bytes: hbm capacity, below cpu.ring_base if the ring is in HBM
+  /// The defaults of every key (configs/default.yaml's values).
+  static DeviceConfig defaults();
   std::string source;                    ///< "configs/default.yaml --set ..." (for the stats)
 };
 
-/// Loads `file` (may be empty: defaults) with `sets` ("key=value") through the project's
-/// configuration registry. Throws photon::Error naming the key for bad input.
-DeviceConfig load_device_config(const std::string& file, const std::vector<std::string>& sets);
+/// The device's part of a resolved configuration, the JSON that `photon config --config FILE
+/// --set k=v ...` prints (validated there by the platform's parameter registry). Reads the
+/// optical_gemm numerics keys, noc.hbm_base, cpu.ring_base and the hbm organisation keys (the
+/// capacity is HbmConfig::capacity_bytes(), models/hbm/hbm_config.h). Throws std::runtime_error
+/// naming a missing or mistyped key.
+DeviceConfig device_config_from_json(const std::string& resolved, const std::string& source);
 
 class DeviceState {
  public:

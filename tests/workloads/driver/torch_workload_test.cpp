@@ -2,7 +2,7 @@
 // layers as an ONNX model (one operator graph, one lowering), and the coverage counts ATen ops.
 #include <gtest/gtest.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "tests/workloads/onnx/model_builder.h"
 #include "tests/workloads/torch/trace_util.h"
 #include "workloads/driver/workload.h"
@@ -23,7 +23,7 @@ TEST(TorchWorkload, TracedConvReluLowersToTheSameCommandsAsTheOnnxModel) {
   const int64_t x = b.input({1, 8, 16, 16}, "x"), w = b.param({16, 8, 3, 3}, "w"), bias = b.param({16}, "b");
   const int64_t c = b.op1("aten::convolution.default", conv_args(x, w, T(bias)), {1, 16, 16, 16});
   b.outputs = {b.op1("aten::relu.default", {{"self", T(c)}}, {1, 16, 16, 16})};
-  const PlatformConfig cfg;
+  const RunConfig cfg;
   const CompiledWorkload tw = compile_workload(test::write_trace(b, "convrelu"), cfg);
 
   test::TempDir dir;
@@ -52,7 +52,7 @@ TEST(TorchWorkload, CoverageCountsAtenOpsAndHostFallbacksNameTheAtenOp) {
   const int64_t y = b.op1("aten::mm.default", {{"self", T(x)}, {"mat2", T(wt)}}, {4, 16}, "fc");
   const int64_t v = b.op1("aten::view.default", {{"self", T(y)}, {"size", {64}}}, {64});
   b.outputs = {b.op1("aten::cumsum.default", {{"self", T(v)}, {"dim", 0}, {"dtype", nullptr}}, {64})};
-  const CompiledWorkload w_ = compile_workload(test::write_trace(b, "coverage"), PlatformConfig());
+  const CompiledWorkload w_ = compile_workload(test::write_trace(b, "coverage"), RunConfig());
   const auto& c = w_.info.at("coverage");
   EXPECT_EQ(c.at("nodes"), 4);
   EXPECT_EQ(c.at("folded"), 1);    // t() of the weight
@@ -77,7 +77,7 @@ TEST(TorchWorkload, ShapeOverridesAreRefusedForTraces) {
   CompileOptions o;
   o.shapes["x"] = {4};
   try {
-    compile_workload(test::write_trace(b, "shape"), PlatformConfig(), o);
+    compile_workload(test::write_trace(b, "shape"), RunConfig(), o);
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--shape does not apply to an op trace"), std::string::npos) << e.what();

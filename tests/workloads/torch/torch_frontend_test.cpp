@@ -7,7 +7,7 @@
 
 #include <climits>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "tests/workloads/torch/trace_util.h"
 #include "workloads/torch/aten_builder.h"
 
