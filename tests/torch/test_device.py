@@ -184,8 +184,9 @@ class Stats(unittest.TestCase):
         parts = [(torch.nn.Conv2d(1, 16, 3, padding=1), torch.empty(4, 1, 8, 8)),
                  (torch.nn.Conv2d(16, 32, 3, padding=1), torch.empty(4, 16, 8, 8)),
                  (torch.nn.Linear(512, 10), torch.empty(4, 512))]
-        device_ns = sum(pt.run_workload(pt.trace(m, i, path=os.path.join(tempfile.gettempdir(), f"op{k}.ptrace")).path)
-                        ["simulated_time_ns"] for k, (m, i) in enumerate(parts))
+        with tempfile.TemporaryDirectory() as d:
+            device_ns = sum(pt.run_workload(pt.trace(m, i, path=os.path.join(d, f"op{k}.ptrace")).path)
+                            ["simulated_time_ns"] for k, (m, i) in enumerate(parts))
         self.assertAlmostEqual(s["simulated_time_ns"], device_ns + host, delta=1e-6 * device_ns)
         self.assertAlmostEqual(s["units"]["host"]["busy_ns"], host)
         self.assertGreater(s["units"]["optical_gemm"]["busy_ns"], 0)

@@ -22,7 +22,8 @@ from photon_torch.models import LLAMA_7B, LLAMA_70B, LlamaConfig, LlamaDecoderBl
 
 PHOTON = os.path.join(os.environ.get("PHOTON_BUILD_DIR", "build"), "photon")
 SHARED = os.environ.get("PHOTON_SHARED_DIR", "../shared")
-TMP = tempfile.mkdtemp(prefix="photon_torch_test_")
+_TMP = tempfile.TemporaryDirectory(prefix="photon_torch_test_")  # removed when the process exits
+TMP = _TMP.name
 
 
 def path(name):
