@@ -168,8 +168,8 @@ void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunRepo
   for (const auto& [name, u] : units)
     std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(), u.first, 100.0 * u.second);
   if (const auto& g = w.info.graph)
-    std::printf("  op coverage: %d nodes: %d on the device, %d free views, %d folded, %d host fallback\n",
-                g->nodes, g->lowered, g->free, g->folded, g->fallback);
+    std::printf("  op coverage: %d %s: %d on the device, %d free views, %d folded, %d host fallback\n",
+                g->nodes, g->unit.c_str(), g->lowered, g->free, g->folded, g->fallback);
   std::printf("  energy %.3f uJ; unsupported ops: %zu\n", r.platform.energy_total_pj() / 1e6,
               w.unsupported.size());
 }

@@ -10,8 +10,7 @@ CompiledWorkload ai_workload(const Graph& g, lowering::LoweringResult& r, const 
   w.program = std::move(r.program);
   for (const auto& f : r.splat_fills) w.fills.push_back(FloatFill{f.address, f.bytes / 4, f.value});
   for (const auto& u : r.unsupported)
-    w.unsupported.push_back({{"op", u.op}, {"name", u.node}, {"reason", u.reason},
-                             {"host_cost_ns", u.host_cost_ns}});
+    w.unsupported.push_back({u.op, u.node, std::nullopt, u.reason, u.host_cost_ns, std::nullopt});
   auto bind = [&](const std::string& name) {
     auto it = r.tensor_address.find(name);
     if (it == r.tensor_address.end())
@@ -26,13 +25,21 @@ CompiledWorkload ai_workload(const Graph& g, lowering::LoweringResult& r, const 
     throw Error("cpu.ring_base: the command ring at " + std::to_string(cfg.cpu.ring_base) +
                 " lies inside the model's HBM footprint of " + std::to_string(r.hbm_bytes) + " bytes")
         .with_context(path);
+  GraphInfo info;
+  info.graph = g.name;
+  info.opset = g.opset;
+  info.nodes = r.nodes_total;
+  info.lowered = r.nodes_lowered;
+  info.free = r.nodes_free;
+  info.folded = r.nodes_folded;
+  info.fallback = r.nodes_fallback;
+  info.lowered_by_op = r.lowered_by_op;
+  info.fallback_by_op = r.fallback_by_op;
+  info.host_fallback_ns = r.host_fallback_ns;
+  info.hbm_footprint_bytes = r.hbm_bytes;
+  w.info.graph = info;
+  w.info.functional_notes = r.functional_notes;
   return w;
-}
-
-nlohmann::json graph_coverage(const lowering::LoweringResult& r) {
-  return {{"nodes", r.nodes_total}, {"lowered", r.nodes_lowered}, {"free", r.nodes_free},
-          {"folded", r.nodes_folded}, {"fallback", r.nodes_fallback}, {"lowered_by_op", r.lowered_by_op},
-          {"fallback_by_op", r.fallback_by_op}};
 }
 
 }  // namespace photon

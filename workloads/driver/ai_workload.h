@@ -5,8 +5,6 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "soc/platform_config.h"
 #include "workloads/driver/workload.h"
 #include "workloads/graph/graph.h"
@@ -14,14 +12,12 @@
 
 namespace photon {
 
-/// Moves the lowered program of `g` into a CompiledWorkload (frontend and info left for the
-/// caller). Throws Error (context: `path`) if a graph input or output was not placed, or if
-/// cpu.ring_base lies inside the model's HBM footprint.
+/// Moves the lowered program of `g` into a CompiledWorkload: program, fills, bindings,
+/// functional_exact, one UnsupportedOp per host fallback, and info.graph with the coverage of
+/// the graph's nodes (frontend and the rest of info are the caller's). Throws Error (context:
+/// `path`) if a graph input or output was not placed, or if cpu.ring_base lies inside the model's
+/// HBM footprint.
 CompiledWorkload ai_workload(const Graph& g, lowering::LoweringResult& r, const std::string& path,
                              const PlatformConfig& cfg);
-
-/// Coverage of the graph's nodes by outcome, the report's `workload_info.coverage` keys: nodes,
-/// lowered, free, folded, fallback, lowered_by_op, fallback_by_op.
-nlohmann::json graph_coverage(const lowering::LoweringResult& r);
 
 }  // namespace photon

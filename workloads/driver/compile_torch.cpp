@@ -1,7 +1,7 @@
 // .ptrace -> torch frontend -> AI lowering. Coverage counts ATen ops the way the ONNX path counts
 // nodes: an ATen op is "fallback" if any of its graph nodes runs on the host, else "lowered" if
-// any runs on the device, else "free" if it is only views, else "folded".
-#include <set>
+// any runs on the device, else "free" if it is only views, else "folded" (docs/torch.md).
+#include <map>
 
 #include "base/error.h"
 #include "workloads/driver/ai_workload.h"
@@ -18,15 +18,20 @@ CompiledWorkload compile_torch(const std::string& path, const RunConfig& cfg, co
   TorchGraph tg = load_op_trace(path);
   const Graph& g = tg.graph;
   lowering::LoweringResult r = with_error_context(path, [&] { return lowering::lower_graph(g, cfg); });
-  std::map<std::string, const lowering::Fallback*> fallback;
-  for (const auto& u : r.unsupported) fallback[u.node] = &u;
-  const nlohmann::json nodes = graph_coverage(r);
+  std::map<std::string, lowering::Fallback> fallback;
+  for (const auto& u : r.unsupported) fallback[u.node] = u;
   CompiledWorkload w = ai_workload(g, r, path, cfg);
   w.frontend = "torch";
+  TraceInfo trace{tg.model, tg.mode, tg.producer, w.info.graph->nodes, w.info.graph->lowered, w.info.graph->free,
+                  w.info.graph->folded, w.info.graph->fallback};
+  GraphInfo& cov = *w.info.graph;
+  cov.unit = "ATen ops";
+  cov.nodes = static_cast<int>(tg.ops.size());
+  cov.lowered = cov.free = cov.folded = cov.fallback = 0;
+  cov.lowered_by_op.clear();
+  cov.fallback_by_op.clear();
   // Host fallbacks by ATen op, with the frontend's reason where it has one.
-  w.unsupported = nlohmann::json::array();
-  int lowered = 0, free_ops = 0, folded = 0, host = 0;
-  std::map<std::string, int> lowered_by_op, fallback_by_op;
+  w.unsupported.clear();
   for (const AtenOpRecord& rec : tg.ops) {
     bool any_host = false, any_device = false, any_view = false;
     for (size_t i = rec.first_node; i < rec.first_node + rec.node_count; ++i) {
@@ -35,9 +40,9 @@ CompiledWorkload compile_torch(const std::string& path, const RunConfig& cfg, co
       if (f != fallback.end()) {
         any_host = true;
         auto why = tg.host_reasons.find(n.name);
-        w.unsupported.push_back({{"op", rec.op}, {"name", n.name}, {"graph_op", n.op_type},
-                                 {"reason", why != tg.host_reasons.end() ? why->second : f->second->reason},
-                                 {"host_cost_ns", f->second->host_cost_ns}});
+        w.unsupported.push_back({rec.op, n.name, std::nullopt,
+                                 why != tg.host_reasons.end() ? why->second : f->second.reason,
+                                 f->second.host_cost_ns, n.op_type});
       } else if (lowering::is_folded_node(n, g)) {
       } else if (lowering::is_view_node(n, g)) {
         any_view = true;
@@ -45,17 +50,12 @@ CompiledWorkload compile_torch(const std::string& path, const RunConfig& cfg, co
         any_device = true;
       }
     }
-    if (any_host) ++host, ++fallback_by_op[rec.op];
-    else if (any_device) ++lowered, ++lowered_by_op[rec.op];
-    else if (any_view) ++free_ops, ++lowered_by_op[rec.op];
-    else ++folded;
+    if (any_host) ++cov.fallback, ++cov.fallback_by_op[rec.op];
+    else if (any_device) ++cov.lowered, ++cov.lowered_by_op[rec.op];
+    else if (any_view) ++cov.free, ++cov.lowered_by_op[rec.op];
+    else ++cov.folded;
   }
-  nlohmann::json coverage = {{"nodes", static_cast<int>(tg.ops.size())}, {"lowered", lowered}, {"free", free_ops},
-                             {"folded", folded}, {"fallback", host}, {"lowered_by_op", lowered_by_op},
-                             {"fallback_by_op", fallback_by_op}, {"unit", "ATen ops"}};
-  w.info = {{"graph", g.name}, {"model", tg.model}, {"mode", tg.mode}, {"producer", tg.producer},
-            {"coverage", coverage}, {"graph_coverage", nodes}, {"host_fallback_ns", r.host_fallback_ns},
-            {"hbm_footprint_bytes", r.hbm_bytes}, {"functional_notes", r.functional_notes}};
+  w.info.trace = trace;
   return w;
 }
 

@@ -53,7 +53,10 @@ TEST(TorchWorkload, CoverageCountsAtenOpsAndHostFallbacksNameTheAtenOp) {
   const int64_t v = b.op1("aten::view.default", {{"self", T(y)}, {"size", {64}}}, {64});
   b.outputs = {b.op1("aten::cumsum.default", {{"self", T(v)}, {"dim", 0}, {"dtype", nullptr}}, {64})};
   const CompiledWorkload w_ = compile_workload(test::write_trace(b, "coverage"), RunConfig());
-  const auto& c = w_.info.at("coverage");
+  // As the report serialises it (workload_info, unsupported).
+  const nlohmann::json info = w_.info.to_json();
+  const auto& c = info.at("coverage");
+  EXPECT_EQ(c.at("unit"), "ATen ops");
   EXPECT_EQ(c.at("nodes"), 4);
   EXPECT_EQ(c.at("folded"), 1);    // t() of the weight
   EXPECT_EQ(c.at("lowered"), 1);   // mm
@@ -62,12 +65,16 @@ TEST(TorchWorkload, CoverageCountsAtenOpsAndHostFallbacksNameTheAtenOp) {
   EXPECT_EQ(c.at("lowered_by_op").at("aten::mm"), 1);
   EXPECT_EQ(c.at("fallback_by_op").at("aten::cumsum"), 1);
   ASSERT_EQ(w_.unsupported.size(), 1u);
-  EXPECT_EQ(w_.unsupported[0].at("op"), "aten::cumsum");
-  EXPECT_EQ(w_.unsupported[0].at("name"), "cumsum#3");
-  EXPECT_EQ(w_.unsupported[0].at("reason"), "no device mapping for the ATen op 'aten::cumsum'");
+  const nlohmann::json u = w_.unsupported[0].to_json();
+  EXPECT_EQ(u.at("op"), "aten::cumsum");
+  EXPECT_EQ(u.at("name"), "cumsum#3");
+  EXPECT_EQ(u.at("graph_op"), "aten::cumsum");
+  EXPECT_EQ(u.at("reason"), "no device mapping for the ATen op 'aten::cumsum'");
   // kHostFixedNs + kHostNsPerElement * (64 + 64) elements (workloads/lowering/ai_lowering.h).
-  EXPECT_DOUBLE_EQ(w_.unsupported[0].at("host_cost_ns").get<double>(), 10000.0 + 128.0);
-  EXPECT_EQ(w_.info.at("graph_coverage").at("nodes"), 3);  // graph nodes: MatMul, Reshape, cumsum
+  EXPECT_DOUBLE_EQ(u.at("host_cost_ns").get<double>(), 10000.0 + 128.0);
+  EXPECT_EQ(info.at("graph_coverage").at("nodes"), 3);  // graph nodes: MatMul, Reshape, cumsum
+  EXPECT_EQ(info.at("model"), "Test");
+  EXPECT_EQ(info.at("frontend"), "torch");
 }
 
 TEST(TorchWorkload, ShapeOverridesAreRefusedForTraces) {
