@@ -163,7 +163,8 @@ class _Recorder:
             if a.alias_info is not None:
                 alias_sets[a.name] = (tuple(sorted(a.alias_info.before_set)), a.alias_info.is_write)
         outs, aliases = [], []
-        flat_out = out if isinstance(out, (tuple, list)) else (out,)
+        # One return (a Tensor or a Tensor[] such as split's) or a tuple of returns.
+        flat_out = (out,) if len(schema.returns) == 1 else out
         for r, o in zip(schema.returns, flat_out):
             items = o if isinstance(o, (list, tuple)) else [o]
             alias = None

@@ -123,6 +123,17 @@ class Decoder(unittest.TestCase):
         t, e = traced["simulated_time_ns"], exported["simulated_time_ns"]
         self.assertLess(abs(t - e) / e, 0.05, (t, e))
 
+    def test_transformer_encoder_layer_runs_every_op_on_the_device(self):
+        # nn.MultiheadAttention splits its fused q/k/v projection (aten::split: a list result),
+        # LayerNorm and GELU map to the graph's LayerNormalization and Gelu.
+        layer = torch.nn.TransformerEncoderLayer(64, 4, 128, activation="gelu", batch_first=True).eval()
+        tr = pt.trace(layer, torch.empty(2, 16, 64), path=path("encoder.ptrace"))
+        split = [op for op in tr.ops if op["op"].startswith("aten::split")]
+        self.assertTrue(split and all(len(op["outputs"]) == 3 for op in split))
+        r = pt.run_workload(tr.path)
+        self.assertEqual(r["unsupported"], [])
+        self.assertEqual(r["workload_info"]["coverage"]["lowered_by_op"]["aten::native_layer_norm"], 2)
+
     def test_7b_and_70b_blocks_trace_without_weights_and_run(self):
         for cfg in (LLAMA_7B, LLAMA_70B):
             blk = LlamaDecoderBlock(cfg, max_seq=128, device="meta")
