@@ -192,6 +192,19 @@ class Stats(unittest.TestCase):
         self.assertGreater(s["units"]["optical_gemm"]["busy_ns"], 0)
         self.assertAlmostEqual(s["coverage"], 3 / (3 + sum(v["count"] for v in fb.values())))
 
+    def test_fallback_ops_compute_what_the_cpu_computes(self):
+        g = torch.Generator().manual_seed(3)
+        x = torch.randn(2, 3, 4, generator=g)
+        xd = x.to(DEV)
+        self.assertTrue(torch.equal(xd[xd > 0].cpu(), x[x > 0]))  # index with a tensor list argument
+        i = torch.tensor([1])
+        xd[i.to(DEV)] = 0.0  # index_put_: an in-place write through the fallback
+        x[i] = 0.0
+        self.assertTrue(torch.equal(xd.cpu(), x))
+        xd.relu_()
+        self.assertTrue(torch.equal(xd.cpu(), x.relu()))
+        self.assertTrue(torch.equal(torch.cat([xd, xd], 1).cpu(), torch.cat([x.relu(), x.relu()], 1)))
+
     def test_tensors_live_in_the_simulated_hbm(self):
         a, b = torch.empty(1000, device=DEV), torch.empty(10, device=DEV)
         s = pt.stats(timing=False)

@@ -147,6 +147,26 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   const size_t nargs = op.schema().arguments().size();
   const size_t base = stack->size() - nargs;
   double elements = stack_elements(*stack, base);
+  // torch 1.13's cpu_fallback moves Tensor and Tensor[] arguments only; lists of optional
+  // tensors (the indices of index / index_put_) are moved here (zero-copy views, read-only).
+  for (size_t i = base; i < stack->size(); ++i) {
+    c10::IValue& iv = (*stack)[i];
+    if (!iv.isList() || iv.isTensorList()) continue;
+    const c10::List<c10::IValue> list = iv.toList();
+    bool on_device = false;
+    for (size_t j = 0; j < list.size(); ++j) {
+      const c10::IValue e = list.get(j);
+      on_device = on_device || (e.isTensor() && e.toTensor().device().type() == kDev);
+    }
+    if (!on_device) continue;
+    c10::List<c10::optional<Tensor>> moved;
+    for (size_t j = 0; j < list.size(); ++j) {
+      const c10::IValue e = list.get(j);
+      if (e.isTensor()) moved.push_back(cpu_view(e.toTensor()));
+      else moved.push_back(c10::nullopt);
+    }
+    iv = c10::IValue(moved);
+  }
   at::native::cpu_fallback(op, stack);
   elements += stack_elements(*stack, stack->size() - op.schema().returns().size());
   DeviceState::get().count_fallback(op_name(op), elements);
