@@ -238,8 +238,9 @@ def trace(model: torch.nn.Module, example_inputs, train: bool = False, path: Opt
     backward ops of loss_fn(output) (default: a gradient of ones for every output) and the
     parameter gradients as outputs. The optimizer step is not traced.
 
-    path: if given, the trace is written there (OpTrace.save). Raises TraceError naming the op
-    and module when the model needs tensor values (data-dependent control flow).
+    path: where the trace is written (OpTrace.save); default "<model class>.ptrace" in the
+    current directory. Raises TraceError naming the op and module when the model needs tensor
+    values (data-dependent control flow); nothing is written then.
     """
     _meta_kernels.register()
     if isinstance(example_inputs, (torch.Tensor, dict)) or not isinstance(example_inputs, Sequence):
@@ -319,8 +320,7 @@ def trace(model: torch.nn.Module, example_inputs, train: bool = False, path: Opt
         "ops": rec.ops,
     }
     t = OpTrace(data)
-    if path is not None:
-        t.save(path)
+    t.save(path if path is not None else f"{type(model).__name__}.ptrace")
     return t
 
 

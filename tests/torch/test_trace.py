@@ -91,7 +91,7 @@ class ResNet(unittest.TestCase):
         self.assertLess(abs(t - e) / e, 0.05, (t, e))
 
     def test_training_trace_holds_the_backward_ops(self):
-        tr = pt.trace(self.model, torch.empty(2, 3, 224, 224), train=True)
+        tr = pt.trace(self.model, torch.empty(2, 3, 224, 224), train=True, path=path("resnet50_train.ptrace"))
         counts = tr.op_counts()
         self.assertEqual(counts["aten::convolution_backward"], 53)
         self.assertEqual(counts["aten::native_batch_norm_backward"], 53)
@@ -166,12 +166,13 @@ class Errors(unittest.TestCase):
                 return y if y.sum() > 0 else -y
 
         with self.assertRaises(pt.TraceError) as cm:
-            pt.trace(Gate(), torch.empty(2, 4))
+            pt.trace(Gate(), torch.empty(2, 4), path=path("gate.ptrace"))
+        self.assertFalse(os.path.exists(path("gate.ptrace")))
         self.assertIn("aten::", str(cm.exception))
         self.assertIn("needs tensor values", str(cm.exception))
 
     def test_malformed_traces_are_one_line_errors_naming_the_op(self):
-        tr = pt.trace(SmallCnn().eval(), torch.empty(1, 1, 8, 8))
+        tr = pt.trace(SmallCnn().eval(), torch.empty(1, 1, 8, 8), path=path("smallcnn.ptrace"))
         text = json.dumps(tr.data)
         with open(path("truncated.ptrace"), "w") as f:
             f.write(text[: len(text) // 2])
