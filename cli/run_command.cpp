@@ -168,8 +168,8 @@ void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunRepo
   for (const auto& [name, u] : units)
     std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(), u.first, 100.0 * u.second);
   if (const auto& g = w.info.graph)
-    std::printf("  op coverage: %d nodes: %d on the device, %d free views, %d folded, %d host fallback\n",
-                g->nodes, g->lowered, g->free, g->folded, g->fallback);
+    std::printf("  op coverage: %d %s: %d on the device, %d free views, %d folded, %d host fallback\n",
+                g->nodes, g->unit.c_str(), g->lowered, g->free, g->folded, g->fallback);
   std::printf("  energy %.3f uJ; unsupported ops: %zu\n", r.platform.energy_total_pj() / 1e6,
               w.unsupported.size());
 }
@@ -258,9 +258,9 @@ int run(const RunOptions& o) {
 
 void add_run_command(CLI::App& app, int& status) {
   auto opts = std::make_shared<RunOptions>();
-  CLI::App* sub = app.add_subcommand("run", "simulate a workload (.onnx, .mlir or .pcs) and report");
+  CLI::App* sub = app.add_subcommand("run", "simulate a workload (.onnx, .ptrace, .mlir or .pcs) and report");
   opts->config.add_to(*sub);
-  sub->add_option("--workload", opts->workload, "workload file: .onnx, .mlir or .pcs")->required();
+  sub->add_option("--workload", opts->workload, "workload file: .onnx, .ptrace, .mlir or .pcs")->required();
   sub->add_option("--report", opts->report, "write the report JSON here");
   sub->add_option("--trace", opts->trace, "write a Chrome trace-event JSON (Perfetto) here");
   sub->add_option("--mode", opts->mode, "timing (no arithmetic) or functional")
