@@ -131,14 +131,17 @@ void ParamSet::set(const std::string& path, const std::string& text) {
       break;
     }
     case Kind::Choice: {
-      bool ok = false;
+      size_t index = p.choices.size();
       std::string all;
-      for (const auto& c : p.choices) {
-        ok = ok || c == text;
-        all += (all.empty() ? "" : ", ") + c;
+      for (size_t i = 0; i < p.choices.size(); ++i) {
+        if (p.choices[i] == text) index = i;
+        all += (all.empty() ? "" : ", ") + p.choices[i];
       }
-      if (!ok) throw Error(path + ": '" + text + "' is not one of: " + all);
-      *static_cast<std::string*>(p.target) = text;
+      if (index == p.choices.size()) throw Error(path + ": '" + text + "' is not one of: " + all);
+      if (p.store_choice)
+        p.store_choice(p.target, index);
+      else
+        *static_cast<std::string*>(p.target) = text;
       if (p.on_set) p.on_set(text);
       break;
     }
@@ -154,6 +157,8 @@ nlohmann::json ParamSet::value(const std::string& path) const {
     case Kind::Double: return *static_cast<const double*>(p.target);
     case Kind::Bool: return *static_cast<const bool*>(p.target);
     case Kind::Choice:
+      if (p.load_choice) return p.choices[p.load_choice(p.target)];
+      return *static_cast<const std::string*>(p.target);
     case Kind::Text: return *static_cast<const std::string*>(p.target);
   }
   return nullptr;

@@ -11,13 +11,45 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace photon {
+
+/// The spellings of an enumeration: the one table its configuration key, its report field and
+/// its messages use. Throws nothing; lookups of a value not in the table return "?".
+template <class E>
+class EnumTable {
+ public:
+  EnumTable(std::initializer_list<std::pair<E, const char*>> rows) : rows_(rows) {}
+  const char* name(E v) const {
+    for (const auto& [e, n] : rows_)
+      if (e == v) return n;
+    return "?";
+  }
+  bool parse(const std::string& text, E& out) const {
+    for (const auto& [e, n] : rows_)
+      if (text == n) {
+        out = e;
+        return true;
+      }
+    return false;
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& r : rows_) out.push_back(r.second);
+    return out;
+  }
+  const std::vector<std::pair<E, const char*>>& rows() const { return rows_; }
+
+ private:
+  std::vector<std::pair<E, const char*>> rows_;
+};
 
 class ParamSet {
  public:
@@ -31,6 +63,10 @@ class ParamSet {
     std::vector<std::string> choices;                // Choice
     std::string doc;                                 // meaning and unit
     std::function<void(const std::string&)> on_set;  // Choice: e.g. apply a preset
+    /// Choice of an enumeration: stores the spelling's value into / reads it from `target`
+    /// (unset for a string choice, whose target is a std::string).
+    std::function<void(void*, size_t)> store_choice;
+    std::function<size_t(const void*)> load_choice;
   };
 
   void add_uint(const std::string& path, uint64_t* v, uint64_t min, uint64_t max, std::string doc);
@@ -40,6 +76,10 @@ class ParamSet {
   void add_choice(const std::string& path, std::string* v, std::vector<std::string> choices, std::string doc,
                   std::function<void(const std::string&)> on_set = {});
   void add_text(const std::string& path, std::string* v, std::string doc);
+  /// A choice stored as an enumeration, spelled as `table` says (EnumTable: one table per enum).
+  template <class E>
+  void add_enum(const std::string& path, E* v, const class EnumTable<E>& table, std::string doc,
+                std::function<void(const std::string&)> on_set = {});
 
   /// Parses `text` (YAML scalar syntax: 42, 0x40, 1.5e3, true, name) for `path` and stores it.
   void set(const std::string& path, const std::string& text);
@@ -56,5 +96,18 @@ class ParamSet {
   void add(Param p);
   std::map<std::string, Param> params_;
 };
+
+template <class E>
+void ParamSet::add_enum(const std::string& path, E* v, const EnumTable<E>& table, std::string doc,
+                        std::function<void(const std::string&)> on_set) {
+  Param p{path, Kind::Choice, v, 0, 0, table.names(), std::move(doc), std::move(on_set), {}, {}};
+  p.store_choice = [&table](void* t, size_t i) { *static_cast<E*>(t) = table.rows()[i].first; };
+  p.load_choice = [&table](const void* t) {
+    for (size_t i = 0; i < table.rows().size(); ++i)
+      if (table.rows()[i].first == *static_cast<const E*>(t)) return i;
+    return size_t(0);
+  };
+  add(std::move(p));
+}
 
 }  // namespace photon

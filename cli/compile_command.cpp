@@ -36,9 +36,9 @@ void add_compile_command(CLI::App& app, int& status) {
   };
   auto o = std::make_shared<Opts>();
   CLI::App* sub =
-      app.add_subcommand("compile", "compile a model (.onnx or .mlir) to a command stream (.pcs)");
+      app.add_subcommand("compile", "compile a model (.onnx, .ptrace or .mlir) to a command stream (.pcs)");
   o->config.add_to(*sub);
-  sub->add_option("model", o->model, "model file (.onnx or .mlir)")->required();
+  sub->add_option("model", o->model, "model file (.onnx, .ptrace or .mlir)")->required();
   sub->add_option("-o,--output", o->out, "output .pcs file")->required();
   sub->add_option("--shape", o->shapes, "NAME=1x3x224x224: static shape of a symbolic input");
   sub->callback([o, &status] {

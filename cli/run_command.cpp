@@ -176,8 +176,8 @@ void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunRepo
   for (const auto& [name, u] : units)
     std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(), u.first, 100.0 * u.second);
   if (const auto& g = w.info.graph)
-    std::printf("  op coverage: %d nodes: %d on the device, %d free views, %d folded, %d host fallback\n",
-                g->nodes, g->lowered, g->free, g->folded, g->fallback);
+    std::printf("  op coverage: %d %s: %d on the device, %d free views, %d folded, %d host fallback\n",
+                g->nodes, g->unit.c_str(), g->lowered, g->free, g->folded, g->fallback);
   std::printf("  energy %.3f uJ; unsupported ops: %zu\n", r.platform.energy_total_pj() / 1e6,
               w.unsupported.size());
 }
@@ -188,7 +188,7 @@ int run(const RunOptions& o) {
   std::vector<std::string> sets = o.config.sets;
   if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
   RunConfig cfg = load_run_config(o.config.file, sets);
-  const bool functional = cfg.sim.mode == "functional";
+  const bool functional = cfg.sim.mode == SimMode::Functional;
   if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
     throw Error("--input and --dump-outputs need --mode functional");
 
@@ -209,7 +209,8 @@ int run(const RunOptions& o) {
 
   // Physical optical numerics: the outputs are compared with an ideal-numerics run of the same
   // workload (forked before this process elaborates its own platform).
-  const bool compare_ideal = functional && cfg.optical_gemm.numerics == "physical" && !w.outputs.empty();
+  const bool compare_ideal =
+      functional && cfg.optical_gemm.numerics == Numerics::Physical && !w.outputs.empty();
   TensorValues ideal_outputs;
   if (compare_ideal) ideal_outputs = run_ideal_outputs(w, cfg, input_data);
 
@@ -229,7 +230,7 @@ int run(const RunOptions& o) {
   report.workload = o.workload;
   report.info = w.info;
   for (const auto& note : input_notes) report.info.functional_notes.push_back(note);
-  report.mode = cfg.sim.mode;
+  report.mode = sim_mode_table().name(cfg.sim.mode);
   report.simulated_time_ns = out.simulated_time_ns;
   report.wall_time_s = wall_seconds() - t0;
   report.config = config_json(cfg);
@@ -265,9 +266,9 @@ int run(const RunOptions& o) {
 
 void add_run_command(CLI::App& app, int& status) {
   auto opts = std::make_shared<RunOptions>();
-  CLI::App* sub = app.add_subcommand("run", "simulate a workload (.onnx, .mlir or .pcs) and report");
+  CLI::App* sub = app.add_subcommand("run", "simulate a workload (.onnx, .ptrace, .mlir or .pcs) and report");
   opts->config.add_to(*sub);
-  sub->add_option("--workload", opts->workload, "workload file: .onnx, .mlir or .pcs")->required();
+  sub->add_option("--workload", opts->workload, "workload file: .onnx, .ptrace, .mlir or .pcs")->required();
   sub->add_option("--report", opts->report, "write the report JSON here");
   sub->add_option("--trace", opts->trace, "write a Chrome trace-event JSON (Perfetto) here");
   sub->add_option("--mode", opts->mode, "timing (no arithmetic) or functional")

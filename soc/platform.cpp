@@ -39,7 +39,7 @@ double ns_of(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
 Platform::Platform(const PlatformConfig& cfg) : cfg_(cfg) {
   // The kernel's banner would go to stdout, which belongs to the CLI's own output.
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  const bool functional = cfg_.sim.mode == "functional";
+  const bool functional = cfg_.sim.mode == SimMode::Functional;
   const sc_core::sc_time cpu_cycle(1.0 / cfg_.cpu.clock_ghz, sc_core::SC_NS);
   irq_ = std::make_unique<IrqController>("irq");
   sems_ = std::make_unique<Semaphores>("sem", cfg_.cpu.semaphores);
@@ -146,7 +146,7 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   std::vector<uint8_t> bytes(n * pcs::kCommandBytes);
   for (uint64_t i = 0; i < n; ++i) pcs::encode(program.commands[i], bytes.data() + i * pcs::kCommandBytes);
   hbm_->write_bytes(ring, bytes.data(), bytes.size());
-  if (cfg_.sim.mode == "functional") {
+  if (cfg_.sim.mode == SimMode::Functional) {
     for (const auto& s : program.segments)
       with_error_context("segment at " + std::to_string(s.address),
                          [&] { write(s.address, s.bytes.data(), s.bytes.size()); });

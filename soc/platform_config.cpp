@@ -24,8 +24,7 @@ void CpuConfig::declare(ParamSet& ps, const std::string& p) {
 }
 
 void SimConfig::declare(ParamSet& ps, const std::string& p) {
-  ps.add_choice(p + ".mode", &mode, {"timing", "functional"},
-                "timing: no arithmetic; functional: data computed");
+  ps.add_enum(p + ".mode", &mode, sim_mode_table(), "timing: no arithmetic; functional: data computed");
   ps.add_double(p + ".quantum_ns", &quantum_ns, 0.001, 1e9, "temporal-decoupling quantum, ns");
   ps.add_uint(p + ".seed", &seed, 0, ~uint64_t(0) >> 1, "global RNG seed");
 }

@@ -45,11 +45,18 @@ struct CpuConfig {
   void declare(ParamSet& ps, const std::string& p);
 };
 
+/// timing: no arithmetic and no backing stores (sweeps); functional: data moves and is computed.
+enum class SimMode { Timing, Functional };
+inline const EnumTable<SimMode>& sim_mode_table() {
+  static const EnumTable<SimMode> t{{SimMode::Timing, "timing"}, {SimMode::Functional, "functional"}};
+  return t;
+}
+
 /// Simulation kernel settings.
 struct SimConfig {
-  std::string mode = "timing";  ///< timing | functional
-  double quantum_ns = 1000.0;   ///< temporal-decoupling quantum, ns
-  uint64_t seed = 1;            ///< global RNG seed
+  SimMode mode = SimMode::Timing;  ///< timing | functional
+  double quantum_ns = 1000.0;      ///< temporal-decoupling quantum, ns
+  uint64_t seed = 1;               ///< global RNG seed
   void declare(ParamSet& ps, const std::string& p);
 };
 

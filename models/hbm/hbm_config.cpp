@@ -8,8 +8,8 @@ namespace {
 bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 }  // namespace
 
-void HbmConfig::apply_preset(const std::string& name) {
-  if (name == "hbm2" || name == "hbm2_dramsim3") {
+void HbmConfig::apply_preset(HbmPreset name) {
+  if (name == HbmPreset::Hbm2 || name == HbmPreset::Hbm2Dramsim3) {
     // DRAMsim3 configs/HBM2_8Gb_x128.ini (JESD235 derived), legacy mode (no pseudo-channels),
     // tCK = 1 ns. The ini's "columns = 64" counts 32-byte columns (128-bit x prefetch 2); DRAMsim3
     // turns that into 32 bursts of 64 B per 2 KiB row, which is what `columns` counts here.
@@ -56,7 +56,7 @@ void HbmConfig::apply_preset(const std::string& name) {
     read_energy_pj = 804.0;
     write_energy_pj = 1068.0;
     refresh_energy_pj = 60840.0;
-  } else if (name == "hbm3") {
+  } else if (name == HbmPreset::Hbm3) {
     // Ramulator 2 HBM3 model (JESD238A derived): org "HBM3_8Gb_1R" (2 pseudo-channels x 32 DQ,
     // 4 BG x 4 banks, 32768 rows, 32 columns of BL8 = 32 B) x 16 channels; timing
     // "HBM3_6.4Gbps" (tCK = 0.625 ns, data at 4 beats per tCK, nBL 2): nCL 23, nCWL 7,
@@ -102,10 +102,14 @@ void HbmConfig::apply_preset(const std::string& name) {
     read_energy_pj = 402.0;
     write_energy_pj = 534.0;
     refresh_energy_pj = 60840.0;
-  } else {
-    throw Error("hbm.preset: unknown preset '" + name + "'");
   }
   preset = name;
+}
+
+void HbmConfig::apply_preset(const std::string& name) {
+  HbmPreset p;
+  if (!hbm_preset_table().parse(name, p)) throw Error("hbm.preset: unknown preset '" + name + "'");
+  apply_preset(p);
 }
 
 void HbmConfig::validate() const {
@@ -131,9 +135,9 @@ void HbmConfig::validate() const {
 }
 
 void HbmConfig::declare(ParamSet& ps, const std::string& p) {
-  ps.add_choice(p + ".preset", &preset, {"hbm2", "hbm3", "hbm2_dramsim3"},
-                "timing/organisation preset; applied before the other hbm keys",
-                [this](const std::string& n) { apply_preset(n); });
+  ps.add_enum(p + ".preset", &preset, hbm_preset_table(),
+              "timing/organisation preset; applied before the other hbm keys",
+              [this](const std::string&) { apply_preset(preset); });
   ps.add_uint(p + ".channels", &channels, 1, 64, "independent channels");
   ps.add_uint(p + ".pseudo_channels", &pseudo_channels, 1, 2, "pseudo-channels per channel");
   ps.add_uint(p + ".bank_groups", &bank_groups, 1, 16, "bank groups per pseudo-channel");

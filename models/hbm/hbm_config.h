@@ -11,8 +11,16 @@
 
 namespace photon {
 
+/// Organisation and timing presets (values and sources in hbm_config.cpp and README.md).
+enum class HbmPreset { Hbm2, Hbm3, Hbm2Dramsim3 };
+inline const EnumTable<HbmPreset>& hbm_preset_table() {
+  static const EnumTable<HbmPreset> t{
+      {HbmPreset::Hbm2, "hbm2"}, {HbmPreset::Hbm3, "hbm3"}, {HbmPreset::Hbm2Dramsim3, "hbm2_dramsim3"}};
+  return t;
+}
+
 struct HbmConfig {
-  std::string preset = "hbm2";
+  HbmPreset preset = HbmPreset::Hbm2;
   // Organisation (defaults = the hbm2 preset).
   uint32_t channels = 8;
   uint32_t pseudo_channels = 1;  ///< per channel (HBM2 PC mode: 2, legacy: 1)
@@ -48,6 +56,8 @@ struct HbmConfig {
   /// Declares every key under `prefix` (normally "hbm").
   void declare(ParamSet& ps, const std::string& prefix);
   /// Overwrites organisation, timing and energy with a named preset's values.
+  void apply_preset(HbmPreset preset);
+  /// The same by name ("hbm2", "hbm3", "hbm2_dramsim3"). Throws Error for another name.
   void apply_preset(const std::string& name);
   /// Throws photon::Error naming the key when the organisation cannot be modelled (counts that
   /// are not powers of two, burst not a whole number of tCK, bad address mapping).

@@ -10,16 +10,24 @@
 
 namespace photon {
 
+/// Where twiddle factors come from: generated on the fly, or read from memory.
+enum class TwiddleSource { OnTheFly, Memory };
+inline const EnumTable<TwiddleSource>& twiddle_source_table() {
+  static const EnumTable<TwiddleSource> t{{TwiddleSource::OnTheFly, "on_the_fly"},
+                                          {TwiddleSource::Memory, "memory"}};
+  return t;
+}
+
 struct NttConfig {
-  uint32_t lanes = 64;                        ///< butterfly lanes (butterflies per cycle)
-  uint32_t word_bits = 64;                    ///< modular word width, bits
-  uint32_t pipeline_depth = 20;               ///< butterfly pipeline depth, cycles
-  double clock_ghz = 1.0;                     ///< clock, GHz
-  std::string twiddle_source = "on_the_fly";  ///< on_the_fly | memory
-  uint32_t modmul_lanes = 64;                 ///< element-wise modular multipliers per cycle
-  uint32_t bconv_macs = 64;                   ///< base-conversion multiply-accumulates per cycle
-  uint32_t automorph_lanes = 64;              ///< automorphism elements permuted per cycle
-  uint32_t transpose_cycles = 0;              ///< transpose fill per NTT/INTT command (4-step NTT), cycles
+  uint32_t lanes = 64;                                     ///< butterfly lanes (butterflies per cycle)
+  uint32_t word_bits = 64;                                 ///< modular word width, bits
+  uint32_t pipeline_depth = 20;                            ///< butterfly pipeline depth, cycles
+  double clock_ghz = 1.0;                                  ///< clock, GHz
+  TwiddleSource twiddle_source = TwiddleSource::OnTheFly;  ///< on_the_fly | memory
+  uint32_t modmul_lanes = 64;                              ///< element-wise modular multipliers per cycle
+  uint32_t bconv_macs = 64;                                ///< base-conversion multiply-accumulates per cycle
+  uint32_t automorph_lanes = 64;                           ///< automorphism elements permuted per cycle
+  uint32_t transpose_cycles = 0;           ///< transpose fill per NTT/INTT command (4-step NTT), cycles
   uint32_t bconv_latency_cycles = 24;      ///< BConv pipeline fill (Homulator: 20-cycle MAC + 4-cycle FIFO)
   uint32_t ewe_latency_cycles = 4;         ///< element-wise pipeline fill (Homulator: 4-cycle multiplier)
   uint32_t automorph_latency_cycles = 36;  ///< automorphism network fill (Homulator: 6 stages x 6 cycles)
@@ -34,7 +42,7 @@ struct NttConfig {
     ps.add_uint(p + ".word_bits", &word_bits, 16, 64, "modular word width, bits");
     ps.add_uint(p + ".pipeline_depth", &pipeline_depth, 0, 10000, "pipeline depth, cycles");
     ps.add_double(p + ".clock_ghz", &clock_ghz, 0.01, 100, "clock, GHz");
-    ps.add_choice(p + ".twiddle_source", &twiddle_source, {"on_the_fly", "memory"}, "twiddle factor source");
+    ps.add_enum(p + ".twiddle_source", &twiddle_source, twiddle_source_table(), "twiddle factor source");
     ps.add_uint(p + ".modmul_lanes", &modmul_lanes, 1, 65536, "modular multiplies per cycle");
     ps.add_uint(p + ".bconv_macs", &bconv_macs, 1, 1u << 20, "base-conversion MACs per cycle");
     ps.add_uint(p + ".automorph_lanes", &automorph_lanes, 1, 65536, "automorphism elements per cycle");

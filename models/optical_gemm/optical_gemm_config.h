@@ -11,20 +11,35 @@
 
 namespace photon {
 
+/// Weight operand: stationary in the array (reprogrammed per tile, weight_program_ns) or streamed
+/// with the inputs (both operands modulated every pass).
+enum class WeightMode { Stationary, Streamed };
+inline const EnumTable<WeightMode>& weight_mode_table() {
+  static const EnumTable<WeightMode> t{{WeightMode::Stationary, "stationary"},
+                                       {WeightMode::Streamed, "streamed"}};
+  return t;
+}
+/// Functional numerics: exact fp32 (ideal) or the hardware's (DAC/weight quantisation, noise, ADC).
+enum class Numerics { Ideal, Physical };
+inline const EnumTable<Numerics>& numerics_table() {
+  static const EnumTable<Numerics> t{{Numerics::Ideal, "ideal"}, {Numerics::Physical, "physical"}};
+  return t;
+}
+
 struct OpticalGemmConfig {
-  uint32_t rows = 32;                      ///< array rows (output features produced in parallel)
-  uint32_t cols = 32;                      ///< array columns (reduction length per optical dot product)
-  uint32_t wavelengths = 8;                ///< WDM channels (input vectors in flight at once)
-  double modulation_ghz = 5.0;             ///< modulator symbol rate, GHz
-  double clock_ghz = 1.0;                  ///< electronic control/accumulation clock, GHz
-  uint32_t dac_bits = 8;                   ///< input (activation) DAC resolution, bits
-  uint32_t weight_bits = 8;                ///< weight encoding resolution, bits
-  uint32_t adc_bits = 8;                   ///< output ADC resolution, bits
-  double conversion_latency_ns = 1.0;      ///< DAC + ADC conversion latency added once per pass, ns
-  std::string weight_mode = "stationary";  ///< stationary | streamed
+  uint32_t rows = 32;                  ///< array rows (output features produced in parallel)
+  uint32_t cols = 32;                  ///< array columns (reduction length per optical dot product)
+  uint32_t wavelengths = 8;            ///< WDM channels (input vectors in flight at once)
+  double modulation_ghz = 5.0;         ///< modulator symbol rate, GHz
+  double clock_ghz = 1.0;              ///< electronic control/accumulation clock, GHz
+  uint32_t dac_bits = 8;               ///< input (activation) DAC resolution, bits
+  uint32_t weight_bits = 8;            ///< weight encoding resolution, bits
+  uint32_t adc_bits = 8;               ///< output ADC resolution, bits
+  double conversion_latency_ns = 1.0;  ///< DAC + ADC conversion latency added once per pass, ns
+  WeightMode weight_mode = WeightMode::Stationary;  ///< stationary | streamed
   double weight_program_ns = 10.0;         ///< stationary: reprogramming a weight tile, ns (EO ~ns, TO ~us)
   uint32_t pipeline_depth = 4;             ///< pipeline stages, cycles of clock_ghz
-  std::string numerics = "ideal";          ///< ideal | physical
+  Numerics numerics = Numerics::Ideal;     ///< ideal | physical
   double noise_std = 0.01;                 ///< Gaussian noise std, fraction of output full scale
   uint64_t seed = 1;                       ///< noise RNG seed
   double modulation_energy_pj = 1.0;       ///< per modulated symbol, pJ
@@ -43,11 +58,11 @@ struct OpticalGemmConfig {
     ps.add_uint(p + ".weight_bits", &weight_bits, 1, 16, "weight bits");
     ps.add_uint(p + ".adc_bits", &adc_bits, 1, 16, "ADC bits");
     ps.add_double(p + ".conversion_latency_ns", &conversion_latency_ns, 0, 1e6, "DAC+ADC latency, ns");
-    ps.add_choice(p + ".weight_mode", &weight_mode, {"stationary", "streamed"}, "weight operand mode");
+    ps.add_enum(p + ".weight_mode", &weight_mode, weight_mode_table(), "weight operand mode");
     ps.add_double(p + ".weight_program_ns", &weight_program_ns, 0, 1e9,
                   "weight tile reprogramming latency, ns");
     ps.add_uint(p + ".pipeline_depth", &pipeline_depth, 0, 1024, "pipeline depth, cycles");
-    ps.add_choice(p + ".numerics", &numerics, {"ideal", "physical"}, "functional numerics");
+    ps.add_enum(p + ".numerics", &numerics, numerics_table(), "functional numerics");
     ps.add_double(p + ".noise_std", &noise_std, 0, 1, "noise std as a fraction of full scale");
     ps.add_uint(p + ".seed", &seed, 0, ~uint64_t(0) >> 1, "noise RNG seed");
     ps.add_double(p + ".modulation_energy_pj", &modulation_energy_pj, 0, 1e6,

@@ -41,15 +41,11 @@ void gather(const MemView& spm, uint64_t off, uint32_t rows, uint32_t ld, uint32
 }  // namespace
 
 OpticalGemmEngine::OpticalGemmEngine(const OpticalGemmConfig& cfg) : cfg_(cfg) {
-  if (cfg_.weight_mode != "stationary" && cfg_.weight_mode != "streamed")
-    throw Error("optical_gemm.weight_mode: '" + cfg_.weight_mode + "' is not one of stationary, streamed");
-  if (cfg_.numerics != "ideal" && cfg_.numerics != "physical")
-    throw Error("optical_gemm.numerics: '" + cfg_.numerics + "' is not one of ideal, physical");
   if (cfg_.rows == 0 || cfg_.cols == 0 || cfg_.wavelengths == 0)
     throw Error("optical_gemm: rows, cols and wavelengths must be positive");
   if (!(cfg_.modulation_ghz > 0) || !(cfg_.clock_ghz > 0))
     throw Error("optical_gemm: modulation_ghz and clock_ghz must be positive");
-  physical_ = cfg_.numerics == "physical";
+  physical_ = cfg_.numerics == Numerics::Physical;
 }
 
 IssueResult OpticalGemmEngine::issue(const pcs::Command& cmd, uint64_t now_cycle, const MemView& spm) {

@@ -27,7 +27,7 @@ namespace photon {
 
 class OpticalGemmEngine : public Engine {
  public:
-  /// Throws photon::Error for an invalid config (unknown weight_mode or numerics).
+  /// Throws photon::Error for an invalid config (no rows, columns or wavelengths; a clock <= 0).
   explicit OpticalGemmEngine(const OpticalGemmConfig& cfg);
 
   const char* name() const override { return "optical_gemm"; }

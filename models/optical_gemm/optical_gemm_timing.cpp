@@ -18,7 +18,7 @@ OpticalGemmCost optical_gemm_cost(const OpticalGemmConfig& cfg, const pcs::Gemm&
   r.k_tiles = (k + cols - 1) / cols;
   r.n_tiles = (n + rows - 1) / rows;
   r.tiles = r.k_tiles * r.n_tiles;
-  const bool streamed = cfg.weight_mode == "streamed";
+  const bool streamed = cfg.weight_mode == WeightMode::Streamed;
   if (!streamed) {
     r.programs = r.tiles;
     if ((g.flags & pcs::Gemm::kReuseWeights) && r.programs > 0) r.programs -= 1;

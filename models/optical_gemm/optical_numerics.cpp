@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 namespace photon::optical {
@@ -43,16 +44,83 @@ double gaussian(uint64_t seed, uint64_t stream, uint64_t index) {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586476925 * u2);
 }
 
+namespace {
+
+// Register-blocked kernel of matmul_ideal: an MR x NR tile of C is held in vector registers
+// while p runs over a K block in increasing order; K blocks are visited in increasing order and
+// C is stored between them. Every c[i,j] therefore receives exactly the sequence
+// c = fl(c + fl(a[i,p] * b[p,j])), p = 0, 1, ..., k-1 of the plain loop (the multiply and the add
+// rounded separately: this file is compiled with -ffp-contract=off), so the result is bit-identical
+// to the triple loop; only the memory traffic changes (packed panels, GotoBLAS-style blocking:
+// Goto and van de Geijn, "Anatomy of High-Performance Matrix Multiplication", ACM TOMS 34(3), 2008).
+constexpr uint32_t kMR = 4;     // rows of the register tile
+constexpr uint32_t kNR = 16;    // columns of the register tile (two 8-float vectors)
+constexpr uint32_t kKC = 256;   // K block: a packed panel of B (kKC x kNR floats) stays in L1
+constexpr uint32_t kMC = 128;   // rows per packed A block (kMC x kKC floats, 128 KiB, in L2)
+typedef float v8 __attribute__((vector_size(32)));
+
+// c_tile[kMR x kNR] (row stride ldc) += ap[p][kMR] * bp[p][kNR] over p < kc.
+__attribute__((target_clones("avx2", "default")))
+void micro_kernel(const float* ap, const float* bp, float* ct, uint32_t kc) {
+  v8 acc[kMR][2];
+  for (uint32_t r = 0; r < kMR; ++r)
+    for (uint32_t h = 0; h < 2; ++h) std::memcpy(&acc[r][h], ct + r * kNR + h * 8, sizeof(v8));
+  for (uint32_t p = 0; p < kc; ++p) {
+    v8 b0, b1;
+    std::memcpy(&b0, bp + size_t(p) * kNR, sizeof(v8));
+    std::memcpy(&b1, bp + size_t(p) * kNR + 8, sizeof(v8));
+    for (uint32_t r = 0; r < kMR; ++r) {
+      const float av = ap[size_t(p) * kMR + r];
+      const v8 a = {av, av, av, av, av, av, av, av};
+      acc[r][0] = acc[r][0] + a * b0;
+      acc[r][1] = acc[r][1] + a * b1;
+    }
+  }
+  for (uint32_t r = 0; r < kMR; ++r)
+    for (uint32_t h = 0; h < 2; ++h) std::memcpy(ct + r * kNR + h * 8, &acc[r][h], sizeof(v8));
+}
+
+}  // namespace
+
 void matmul_ideal(const float* a, const float* b, float* c, uint32_t m, uint32_t n, uint32_t k) {
-  // i-p-j order: each c[i,j] still receives its products in increasing p (bit-identical to the
-  // i-j-p triple loop), while the inner j loop is contiguous and vectorises across outputs.
-  for (uint32_t i = 0; i < m; ++i) {
-    float* cr = c + static_cast<size_t>(i) * n;
-    const float* ar = a + static_cast<size_t>(i) * k;
-    for (uint32_t p = 0; p < k; ++p) {
-      const float av = ar[p];
-      const float* br = b + static_cast<size_t>(p) * n;
-      for (uint32_t j = 0; j < n; ++j) cr[j] += av * br[j];
+  if (m == 0 || n == 0 || k == 0) return;
+  const uint32_t n_panels = (n + kNR - 1) / kNR;
+  std::vector<float> bp(size_t(std::min(k, kKC)) * kNR * n_panels);
+  std::vector<float> ap(size_t(std::min(k, kKC)) * kMR * ((std::min(m, kMC) + kMR - 1) / kMR));
+  float ct[kMR * kNR];
+  for (uint32_t p0 = 0; p0 < k; p0 += kKC) {
+    const uint32_t kc = std::min(kKC, k - p0);
+    // Pack B[p0:p0+kc, :] into column panels of kNR, zero-padded past n.
+    for (uint32_t jp = 0; jp < n_panels; ++jp)
+      for (uint32_t p = 0; p < kc; ++p) {
+        float* dst = bp.data() + (size_t(jp) * kc + p) * kNR;
+        const float* src = b + size_t(p0 + p) * n + size_t(jp) * kNR;
+        const uint32_t w = std::min(kNR, n - jp * kNR);
+        for (uint32_t j = 0; j < w; ++j) dst[j] = src[j];
+        for (uint32_t j = w; j < kNR; ++j) dst[j] = 0.0f;
+      }
+    for (uint32_t i0 = 0; i0 < m; i0 += kMC) {
+      const uint32_t mc = std::min(kMC, m - i0);
+      const uint32_t row_panels = (mc + kMR - 1) / kMR;
+      // Pack A[i0:i0+mc, p0:p0+kc] into row panels of kMR, p-major, zero-padded past m.
+      for (uint32_t ip = 0; ip < row_panels; ++ip)
+        for (uint32_t p = 0; p < kc; ++p)
+          for (uint32_t r = 0; r < kMR; ++r) {
+            const uint32_t i = i0 + ip * kMR + r;
+            ap[(size_t(ip) * kc + p) * kMR + r] = i < m ? a[size_t(i) * k + p0 + p] : 0.0f;
+          }
+      for (uint32_t jp = 0; jp < n_panels; ++jp) {
+        const uint32_t j0 = jp * kNR, w = std::min(kNR, n - j0);
+        for (uint32_t ip = 0; ip < row_panels; ++ip) {
+          const uint32_t r0 = i0 + ip * kMR, h = std::min(kMR, m - r0);
+          for (uint32_t r = 0; r < kMR; ++r)
+            for (uint32_t j = 0; j < kNR; ++j)
+              ct[r * kNR + j] = (r < h && j < w) ? c[size_t(r0 + r) * n + j0 + j] : 0.0f;
+          micro_kernel(ap.data() + size_t(ip) * kc * kMR, bp.data() + size_t(jp) * kc * kNR, ct, kc);
+          for (uint32_t r = 0; r < h; ++r)
+            for (uint32_t j = 0; j < w; ++j) c[size_t(r0 + r) * n + j0 + j] = ct[r * kNR + j];
+        }
+      }
     }
   }
 }

@@ -45,7 +45,7 @@ double run_time(const photon::PlatformConfig& cfg, const std::string& pasm) {
 TEST(DmaBulk, EveryStreamSplitIsByteExact) {
   const std::string out = photon_test::run_forked([] {
     photon::PlatformConfig cfg;
-    cfg.sim.mode = "functional";
+    cfg.sim.mode = photon::SimMode::Functional;
     cfg.dma.burst_bytes = 64;
     cfg.dma.bulk_bytes = 1;
     photon::pcs::Program p = photon::pcs::assemble(

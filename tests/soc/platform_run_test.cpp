@@ -17,7 +17,7 @@ constexpr uint64_t kSpm = 0x4000000000ull;  // noc.scratchpad_base default
 
 photon::PlatformConfig functional_config() {
   photon::PlatformConfig cfg;
-  cfg.sim.mode = "functional";
+  cfg.sim.mode = photon::SimMode::Functional;
   return cfg;
 }
 

@@ -28,7 +28,7 @@ CompiledWorkload compile_heir(const std::string& path, const RunConfig& cfg) {
         std::fprintf(stderr, "photon: warning: %s: %s\n", path.c_str(), wmsg.c_str());
     }
   for (const auto& u : p.unsupported)
-    w.unsupported.push_back({u.op, std::nullopt, u.location, u.reason, std::nullopt});
+    w.unsupported.push_back({u.op, std::nullopt, u.location, u.reason, std::nullopt, std::nullopt});
   FheInfo info;
   info.scheme = p.scheme;
   info.fhe_ops = p.ops.size();

@@ -44,7 +44,7 @@ size_t numel(const std::vector<int64_t>& s) {
 }  // namespace
 
 TensorValues run_ideal_outputs(const CompiledWorkload& w, RunConfig cfg, const TensorValues& inputs) {
-  cfg.optical_gemm.numerics = "ideal";
+  cfg.optical_gemm.numerics = Numerics::Ideal;
   int fds[2];
   if (::pipe(fds) != 0) throw Error("ideal reference run: cannot create a pipe");
   pid_t pid = ::fork();

@@ -21,6 +21,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 // Frontend entry points, each in its own file of this folder.
 CompiledWorkload compile_onnx(const std::string& path, const RunConfig& cfg, const CompileOptions& opts);
 CompiledWorkload compile_heir(const std::string& path, const RunConfig& cfg);
+CompiledWorkload compile_torch(const std::string& path, const RunConfig& cfg, const CompileOptions& opts);
 
 std::pair<std::string, std::vector<int64_t>> parse_shape_arg(const std::string& arg) {
   auto eq = arg.find('=');
@@ -61,6 +62,8 @@ CompiledWorkload compile_workload(const std::string& path, const RunConfig& cfg,
   CompiledWorkload w;
   if (ends_with(path, ".onnx")) {
     w = compile_onnx(path, cfg, opts);
+  } else if (ends_with(path, ".ptrace")) {
+    w = compile_torch(path, cfg, opts);
   } else if (ends_with(path, ".mlir")) {
     w = compile_heir(path, cfg);
   } else if (ends_with(path, ".pcs")) {
@@ -70,7 +73,7 @@ CompiledWorkload compile_workload(const std::string& path, const RunConfig& cfg,
     w.program = pcs::assemble_file(path);
     w.frontend = "pasm";
   } else {
-    throw Error("unknown workload type (expected .onnx, .mlir, .pcs or .pasm)").with_context(path);
+    throw Error("unknown workload type (expected .onnx, .ptrace, .mlir, .pcs or .pasm)").with_context(path);
   }
   w.path = path;
   w.info.frontend = w.frontend;

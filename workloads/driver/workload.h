@@ -1,5 +1,6 @@
 // Workload driver: turns a workload file into a command stream ready to load on the platform.
 //   .onnx -> ONNX frontend -> AI lowering       (workloads/onnx, workloads/lowering)
+//   .ptrace -> torch frontend -> AI lowering    (workloads/torch, docs/torch.md)
 //   .mlir -> HEIR frontend -> FHE lowering      (workloads/heir, workloads/fhe)
 //   .pcs  -> read as is                          (isa)
 // One code path for `photon run` and `photon compile`.
@@ -26,7 +27,7 @@ struct TensorBinding {
 
 struct CompiledWorkload {
   std::string path;
-  std::string frontend;  ///< "onnx", "heir" or "pcs"
+  std::string frontend;  ///< "onnx", "torch", "heir", "pcs" or "pasm"
   pcs::Program program;
   std::vector<FloatFill> fills;            ///< splat constants to place in HBM (functional mode)
   std::vector<UnsupportedOp> unsupported;  ///< ops not mapped to the device, with why

@@ -7,6 +7,7 @@ nlohmann::json UnsupportedOp::to_json() const {
   if (name) j["name"] = *name;
   if (location) j["location"] = *location;
   if (host_cost_ns) j["host_cost_ns"] = *host_cost_ns;
+  if (graph_op) j["graph_op"] = *graph_op;
   return j;
 }
 
@@ -22,8 +23,16 @@ nlohmann::json WorkloadInfo::to_json() const {
                      {"fallback", graph->fallback},
                      {"lowered_by_op", graph->lowered_by_op},
                      {"fallback_by_op", graph->fallback_by_op}};
+    if (graph->unit != "nodes") j["coverage"]["unit"] = graph->unit;
     j["host_fallback_ns"] = graph->host_fallback_ns;
     j["hbm_footprint_bytes"] = graph->hbm_footprint_bytes;
+  }
+  if (trace) {
+    j["model"] = trace->model;
+    j["mode"] = trace->mode;
+    j["producer"] = trace->producer;
+    j["graph_coverage"] = {{"nodes", trace->nodes}, {"lowered", trace->lowered}, {"free", trace->free},
+                           {"folded", trace->folded}, {"fallback", trace->fallback}};
   }
   if (fhe) {
     j["scheme"] = fhe->scheme;

@@ -20,6 +20,7 @@ struct UnsupportedOp {
   std::optional<std::string> location;  ///< file:line:col (HEIR)
   std::string reason;
   std::optional<double> host_cost_ns;  ///< stated host cost of a fallback, ns
+  std::optional<std::string> graph_op;  ///< op traces: the graph op type the ATen op became
   nlohmann::json to_json() const;
 };
 
@@ -31,6 +32,14 @@ struct GraphInfo {
   std::map<std::string, int> lowered_by_op, fallback_by_op;
   double host_fallback_ns = 0;       ///< sum of the fallbacks' host_cost_ns
   uint64_t hbm_footprint_bytes = 0;  ///< from noc.hbm_base
+  std::string unit = "nodes";        ///< what the coverage counts: "nodes", or "ATen ops" (op traces)
+};
+
+/// Op traces (PyTorch, docs/torch.md): the trace's header and the lowering's count of graph
+/// nodes (GraphInfo's coverage then counts ATen ops).
+struct TraceInfo {
+  std::string model, mode, producer;
+  int nodes = 0, lowered = 0, free = 0, folded = 0, fallback = 0;  ///< graph nodes by outcome
 };
 
 /// FHE frontends (HEIR): the program's scheme ops and the parameters derived for it.
@@ -43,10 +52,11 @@ struct FheInfo {
 };
 
 struct WorkloadInfo {
-  std::string frontend;   ///< "onnx", "heir", "pcs", "pasm"
+  std::string frontend;   ///< "onnx", "torch", "heir", "pcs", "pasm"
   uint64_t commands = 0;  ///< commands in the stream
   std::optional<GraphInfo> graph;
   std::optional<FheInfo> fhe;
+  std::optional<TraceInfo> trace;
   /// Why functional outputs are not exact, precision notes, missing inputs.
   std::vector<std::string> functional_notes;
   nlohmann::json to_json() const;

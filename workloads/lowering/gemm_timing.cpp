@@ -8,7 +8,7 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 uint64_t gemm_weight_programs(const pcs::Gemm& g, const OpticalGemmConfig& oc) {
   const uint64_t tiles = ceil_div(g.k, oc.cols) * ceil_div(g.n, oc.rows);
-  if (oc.weight_mode != "stationary") return 0;
+  if (oc.weight_mode != WeightMode::Stationary) return 0;
   // kReuseWeights: the array already holds the command's first weight tile.
   return (g.flags & pcs::Gemm::kReuseWeights) ? tiles - 1 : tiles;
 }

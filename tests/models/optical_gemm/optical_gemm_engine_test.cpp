@@ -253,10 +253,10 @@ TEST(OpticalGemmEngine, TimingOnlyModeLeavesNoDataAndCountsWork) {
 
 TEST(OpticalGemmEngine, RejectsBadConfig) {
   OpticalGemmConfig cfg;
-  cfg.weight_mode = "floating";
+  cfg.rows = 0;
   EXPECT_THROW(OpticalGemmEngine{cfg}, Error);
   cfg = OpticalGemmConfig{};
-  cfg.numerics = "exact";
+  cfg.modulation_ghz = 0;
   EXPECT_THROW(OpticalGemmEngine{cfg}, Error);
 }
 

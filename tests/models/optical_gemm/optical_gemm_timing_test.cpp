@@ -74,7 +74,7 @@ TEST(OpticalGemmTiming, ReuseWeightsSkipsFirstProgramming) {
 
 TEST(OpticalGemmTiming, StreamedModeHasNoProgrammingButModulatesWeights) {
   OpticalGemmConfig cfg = job_config();
-  cfg.weight_mode = "streamed";
+  cfg.weight_mode = WeightMode::Streamed;
   const OpticalGemmCost c = optical_gemm_cost(cfg, job());
   EXPECT_EQ(c.programs, 0u);
   EXPECT_EQ(c.cycles, 58u);                // ceil(38.4 * 1.5 = 57.6)

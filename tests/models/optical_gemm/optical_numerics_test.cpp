@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -97,6 +98,28 @@ TEST(OpticalNumerics, IdealIsBitIdenticalToTripleLoop) {
       for (uint32_t p = 0; p < k; ++p) acc += op.a[i * k + p] * b[p * n + j];
       ASSERT_EQ(c[i * n + j], acc) << i << " " << j;
     }
+}
+
+TEST(OpticalNumerics, IdealBlockedKernelEqualsTheTripleLoopAcrossBlockEdges) {
+  // Sizes that cross the kernel's row block (128), K block (256) and register tile (4 x 16)
+  // edges; values with full mantissas, so any change of order or contraction would show.
+  for (auto [m, n, k] : {std::array<uint32_t, 3>{131, 37, 600}, {1, 1, 1}, {5, 17, 257}, {129, 16, 3}}) {
+    Operands op(m, n, k, m + n + k);
+    std::vector<float> b(size_t(k) * n);
+    for (uint32_t p = 0; p < k; ++p)
+      for (uint32_t j = 0; j < n; ++j) b[p * n + j] = op.bt[j * k + p] * 1.000123f;
+    std::vector<float> c(size_t(m) * n, -0.375f);
+    optical::matmul_ideal(op.a.data(), b.data(), c.data(), m, n, k);
+    for (uint32_t i = 0; i < m; ++i)
+      for (uint32_t j = 0; j < n; ++j) {
+        float acc = -0.375f;
+        for (uint32_t p = 0; p < k; ++p) {
+          const volatile float prod = op.a[size_t(i) * k + p] * b[size_t(p) * n + j];
+          acc = acc + prod;
+        }
+        ASSERT_EQ(c[size_t(i) * n + j], acc) << m << "x" << n << "x" << k << " at " << i << "," << j;
+      }
+  }
 }
 
 TEST(OpticalNumerics, NoiseStdMatchesConfigAtHighResolution) {
@@ -242,7 +265,7 @@ pcs::Gemm dense_gemm(uint32_t m, uint32_t n, uint32_t k) {
 
 TEST(OpticalGemmEnginePhysical, SameSeedSameResultDifferentSeedDifferent) {
   OpticalGemmConfig cfg;
-  cfg.numerics = "physical";
+  cfg.numerics = Numerics::Physical;
   cfg.noise_std = 0.02;
   const pcs::Gemm g = dense_gemm(16, 40, 70);
   auto run = [&](uint64_t seed) {
@@ -261,7 +284,7 @@ TEST(OpticalGemmEnginePhysical, SameSeedSameResultDifferentSeedDifferent) {
 
 TEST(OpticalGemmEnginePhysical, EngineMatchesPureFunctionIncludingBias) {
   OpticalGemmConfig cfg;
-  cfg.numerics = "physical";
+  cfg.numerics = Numerics::Physical;
   cfg.rows = 8;
   cfg.cols = 8;
   cfg.dac_bits = 6;

@@ -50,7 +50,7 @@ TEST(Config, YamlValuesAndOverridesApply) {
   auto cfg = load_run_config(path, {"hbm.tRCD=22", "scratchpad.size_kib=1024"});
   EXPECT_EQ(cfg.hbm.tRCD, 22u);  // --set wins over the file
   EXPECT_EQ(cfg.optical_gemm.rows, 64u);
-  EXPECT_EQ(cfg.optical_gemm.numerics, "physical");
+  EXPECT_EQ(cfg.optical_gemm.numerics, photon::Numerics::Physical);
   EXPECT_EQ(cfg.scratchpad.size_bytes(), 1024u * 1024u);
   EXPECT_EQ(photon::config_json(cfg)["hbm"]["tRCD"], 22);
 }

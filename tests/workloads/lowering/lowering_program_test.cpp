@@ -144,7 +144,7 @@ TEST(LoweringProgram, GemmFormulaClosedForm) {
   g.flags = pcs::Gemm::kReuseWeights;  // first of the 6 tiles already in the array
   EXPECT_NEAR(lowering::gemm_command_ns(g, cfg.optical_gemm), 6 * 16.6 - 10.0, 1e-9);
   EXPECT_EQ(lowering::gemm_weight_programs(g, cfg.optical_gemm), 5u);
-  cfg.optical_gemm.weight_mode = "streamed";
+  cfg.optical_gemm.weight_mode = WeightMode::Streamed;
   EXPECT_NEAR(lowering::gemm_command_ns(g, cfg.optical_gemm), 6 * 6.6, 1e-9);
 }
 
