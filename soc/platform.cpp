@@ -217,11 +217,12 @@ PlatformReport Platform::report(const RunOutcome& outcome) const {
   const double t = outcome.simulated_time_ns;
   auto utilization = [t](double busy_ns) { return t > 0 ? std::min(1.0, busy_ns / t) : 0.0; };
   auto unit_row = [&](const std::string& name, const UnitStats& s) {
-    return UnitRow{name, s.busy_ns, utilization(s.busy_ns), s.commands, s.counters, s.energy_pj};
+    return UnitRow{name, s.busy_ns, utilization(s.busy_ns), s.commands, s.counters, s.energy_pj, ""};
   };
   PlatformReport r;
   for (const auto& q : units_) {
     r.units.push_back(unit_row(q->unit_name(), q->stats()));
+    r.units.back().impl = cfg_.impl.at(q->unit_name());
     for (const auto& [k, v] : q->extra_counters()) r.units.back().counters[k] = v;
     r.queues.push_back({q->unit_name(), q->mean_occupancy(t), q->max_occupancy(), cfg_.cpu.queue_depth});
   }
