@@ -13,7 +13,8 @@ namespace photon {
 struct NttConfig {
   uint32_t lanes = 64;               ///< butterfly lanes (butterflies per cycle)
   uint32_t word_bits = 64;           ///< modular word width, bits
-  uint32_t pipeline_depth = 20;      ///< butterfly pipeline depth, cycles
+  uint32_t pipeline_depth = 20;      ///< butterfly pipeline depth: a row's issue to its result being readable, cycles
+  uint32_t limb_interleave = 2;      ///< limbs the butterflies interleave stage by stage (hides pipeline_depth)
   double clock_ghz = 1.0;            ///< clock, GHz
   std::string twiddle_source = "on_the_fly";  ///< on_the_fly | memory
   uint32_t modmul_lanes = 64;        ///< element-wise modular multipliers per cycle
@@ -32,7 +33,8 @@ struct NttConfig {
   void declare(ParamSet& ps, const std::string& p) {
     ps.add_uint(p + ".lanes", &lanes, 1, 65536, "butterflies per cycle");
     ps.add_uint(p + ".word_bits", &word_bits, 16, 64, "modular word width, bits");
-    ps.add_uint(p + ".pipeline_depth", &pipeline_depth, 0, 10000, "pipeline depth, cycles");
+    ps.add_uint(p + ".pipeline_depth", &pipeline_depth, 0, 10000, "butterfly pipeline depth (issue to result readable), cycles");
+    ps.add_uint(p + ".limb_interleave", &limb_interleave, 1, 4096, "limbs interleaved stage by stage in the NTT pipeline");
     ps.add_double(p + ".clock_ghz", &clock_ghz, 0.01, 100, "clock, GHz");
     ps.add_choice(p + ".twiddle_source", &twiddle_source, {"on_the_fly", "memory"}, "twiddle factor source");
     ps.add_uint(p + ".modmul_lanes", &modmul_lanes, 1, 65536, "modular multiplies per cycle");

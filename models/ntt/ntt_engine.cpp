@@ -77,10 +77,17 @@ uint64_t NttEngine::busy_cycles(const pcs::Ntt& n, const NttConfig& cfg) {
   const uint64_t N = uint64_t(1) << n.log_n;
   uint64_t compute = 0, fill = 0;
   switch (unit_of(n.op)) {
-    case kNttUnit:
-      compute = ceil_div(n.limbs * (N / 2) * n.log_n, cfg.lanes);
-      fill = uint64_t(cfg.pipeline_depth) + cfg.transpose_cycles;
+    case kNttUnit: {
+      const uint64_t t = ceil_div(N, 2ull * cfg.lanes), d = cfg.pipeline_depth, stages = n.log_n;
+      auto group = [&](uint64_t g) {  // g limbs interleaved stage by stage
+        const uint64_t gap = std::max<int64_t>(0, int64_t(t / 2 + d) - int64_t(g * t));
+        return g * stages * t + (stages - 1) * gap;
+      };
+      const uint64_t g = std::max<uint64_t>(1, std::min<uint64_t>(cfg.limb_interleave, n.limbs));
+      compute = (n.limbs / g) * group(g) + (n.limbs % g ? group(n.limbs % g) : 0);
+      fill = d + kNttHandshakeCycles + cfg.transpose_cycles;
       break;
+    }
     case kBConvUnit:
       compute = ceil_div(uint64_t(n.limbs) * n.out_limbs * N, cfg.bconv_macs);
       fill = cfg.bconv_latency_cycles;

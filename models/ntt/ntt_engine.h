@@ -11,9 +11,14 @@
 // range it writes): a scoreboard on scratchpad byte ranges (RAW, WAW and WAR hazards).
 //
 // Cycles of one command (N = 2^log_n, L = limbs, L' = out_limbs; ceil divisions):
-//   ntt       L * (N/2 * log2 N) / lanes + pipeline_depth + transpose_cycles
-//             (N/2 log2 N radix-2 butterflies per limb-transform; the transposes of a 4-step
-//             NTT overlap the butterflies except for one fill per command, SHARP Sec. 4.2)
+//   ntt       sum over groups of g limbs [ g log2 N T + (log2 N - 1) max(0, floor(T/2) + D - g T) ]
+//             + D + kNttHandshakeCycles + transpose_cycles
+//             with T = ceil(N / (2 lanes)) rows of `lanes` butterflies per stage, D =
+//             pipeline_depth, groups of limb_interleave limbs (the last one smaller). A stage
+//             needs rows of the previous stage of the same limb, readable D cycles after issue;
+//             interleaving g limbs stage by stage hides D when g T >= T/2 + D (the calibration
+//             against cosim/ntt's RTL core, models/ntt/README.md). The transposes of a 4-step NTT
+//             overlap the butterflies except for one fill per command (SHARP Sec. 4.2).
 //   bconv     L * L' * N / bconv_macs + bconv_latency_cycles   (BEHZ/HPS fast base conversion:
 //             one MAC per source limb, target limb and coefficient; the [x*qhat^-1] prescale
 //             runs in the same pipeline)
@@ -53,6 +58,9 @@ class NttEngine : public Engine {
   static constexpr int kUnits = 4;
   /// Flag in pcs::Ntt::galois: the automorphism permutes NTT-domain (evaluation) data.
   static constexpr uint32_t kGaloisNttDomain = 1u << 31;
+  /// Control cycles of an NTT command besides its rows and its pipeline drain: start (1), the
+  /// first twiddle beat before the first row (1), done after the last result (1).
+  static constexpr uint64_t kNttHandshakeCycles = 3;
 
   explicit NttEngine(const NttConfig& cfg) : cfg_(cfg) {}
 
