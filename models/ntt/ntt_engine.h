@@ -76,6 +76,23 @@ class NttEngine : public Engine {
   static uint64_t busy_cycles(const pcs::Ntt& n, const NttConfig& cfg);
   /// Throws UnitFault(Decode) for an invalid op, log_n, limb count or galois element.
   static void check_fields(const pcs::Ntt& n);
+  /// The command's body; throws UnitFault(Decode) for another opcode.
+  static const pcs::Ntt& decode(const pcs::Command& cmd);
+
+  // issue() in steps, for a shell that runs some commands elsewhere (cosim/ntt's RTL core, whose
+  // cycles are known only when it is done): check() at issue, earliest_start(), then commit()
+  // with the cycles the command took. issue() = check, execute, commit(busy_cycles()).
+  /// Every check issue() makes before writing (fields, scratchpad ranges; in functional mode the
+  /// moduli, the NTT tables and base converters they need). Returns the moduli table
+  /// (functional mode; empty otherwise). Throws UnitFault.
+  std::vector<uint64_t> check(const pcs::Ntt& n, const MemView& spm);
+  /// Start cycle of `n` issued at `now`: its engine's next-free cycle and the scoreboard.
+  uint64_t earliest_start(const pcs::Ntt& n, uint64_t now) const;
+  /// Books `n` issued at `now` from `start` for `cycles`: engine timeline, scoreboard, counters
+  /// and energy. Commands are committed in issue order.
+  IssueResult commit(const pcs::Ntt& n, uint64_t now, uint64_t start, uint64_t cycles);
+  /// Computes `n` on the scratchpad (functional mode); `q` from check().
+  void execute(const pcs::Ntt& n, const MemView& spm, const std::vector<uint64_t>& q);
 
   uint64_t next_free(Unit u) const { return next_free_[u]; }
   /// Latest completion cycle of any command issued so far.
@@ -83,8 +100,8 @@ class NttEngine : public Engine {
 
  private:
   struct Access { uint64_t lo, hi, cycle; bool write; };
-  void execute(const pcs::Ntt& n, const MemView& spm);
   const ntt::NttTables& tables(uint64_t q, uint32_t log_n);
+  const ntt::BaseConverter& converter(const std::vector<uint64_t>& q, uint32_t from);
 
   NttConfig cfg_;
   std::array<uint64_t, kUnits> next_free_{};
