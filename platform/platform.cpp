@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 
+#include "cosim/ntt/ntt_rtl_unit.h"
 #include "models/dma/dma.h"
 #include "models/hbm/hbm.h"
 #include "models/scratchpad/scratchpad.h"
@@ -41,6 +42,7 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
   // The kernel's banner would go to stdout, which belongs to the CLI's own output.
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   const bool functional = cfg_.sim.mode == "functional";
+  if (cfg_.ntt.impl == "rtl") NttRtlUnit::check_config(cfg_.ntt, cfg_.cosim);  // before any module
   const sc_core::sc_time cpu_cycle(1.0 / cfg_.cpu.clock_ghz, sc_core::SC_NS);
   irq_ = std::make_unique<IrqController>("irq");
   sems_ = std::make_unique<Semaphores>("sem", cfg_.cpu.semaphores);
@@ -64,8 +66,12 @@ Platform::Platform(const PlatformConfig& cfg, EngineFactories engines) : cfg_(cf
                                    wiring(PHOTON_IRQ_PENDING_DMA_DONE_SHIFT, PHOTON_IRQ_PENDING_DMA_ERR_SHIFT));
   gemm_ = std::make_unique<ComputeUnit>("optical_gemm", "GEMM", engines.gemm(cfg_), spm_->view(),
                                         wiring(PHOTON_IRQ_PENDING_GEMM_DONE_SHIFT, PHOTON_IRQ_PENDING_GEMM_ERR_SHIFT));
-  ntt_ = std::make_unique<ComputeUnit>("ntt", "NTT", engines.ntt(cfg_), spm_->view(),
-                                       wiring(PHOTON_IRQ_PENDING_NTT_DONE_SHIFT, PHOTON_IRQ_PENDING_NTT_ERR_SHIFT));
+  if (cfg_.ntt.impl == "rtl")
+    ntt_ = std::make_unique<NttRtlUnit>("ntt", "NTT", cfg_.ntt, cfg_.cosim, spm_->view(),
+                                        wiring(PHOTON_IRQ_PENDING_NTT_DONE_SHIFT, PHOTON_IRQ_PENDING_NTT_ERR_SHIFT));
+  else
+    ntt_ = std::make_unique<ComputeUnit>("ntt", "NTT", engines.ntt(cfg_), spm_->view(),
+                                         wiring(PHOTON_IRQ_PENDING_NTT_DONE_SHIFT, PHOTON_IRQ_PENDING_NTT_ERR_SHIFT));
   vec_ = std::make_unique<ComputeUnit>("vector", "VEC", engines.vector(cfg_), spm_->view(),
                                        wiring(PHOTON_IRQ_PENDING_VEC_DONE_SHIFT, PHOTON_IRQ_PENDING_VEC_ERR_SHIFT));
   cpu_ = std::make_unique<FirmwareCpu>("fw_cpu", cfg_.cpu, cfg_.sim.quantum_ns, *irq_, &trace_);
@@ -121,8 +127,12 @@ void Platform::read(uint64_t address, void* dst, uint64_t bytes) const {
 }
 
 void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& fills) {
-  program_ = program;
   const uint64_t n = program.commands.size();
+  for (uint64_t i = 0; i < n; ++i) {  // commands a unit's implementation can never run
+    const int q = program.commands[i].queue();
+    if (q >= 0 && q < int(queues().size())) queues()[q]->check_command(program.commands[i], uint32_t(i));
+  }
+  program_ = program;
   const uint64_t ring = cfg_.cpu.ring_base;
   if (ring + n * pcs::kCommandBytes > cfg_.hbm.capacity_bytes())
     throw Error("command ring of " + std::to_string(n) + " commands does not fit in HBM at cpu.ring_base");
@@ -234,6 +244,7 @@ nlohmann::json Platform::report(const RunOutcome& outcome) const {
   };
   for (const QueueUnit* q : queues()) {
     add_unit(q->unit_name(), q->stats());
+    units[q->unit_name()]["impl"] = q->impl();
     queue_rows[q->unit_name()] = {{"mean_occupancy", q->mean_occupancy(t)}, {"max_occupancy", q->max_occupancy()},
                               {"depth", cfg_.cpu.queue_depth}};
   }

@@ -29,6 +29,9 @@ struct NttConfig {
   double modmul_energy_pj = 2.0;     ///< one modular multiply, pJ
   double modadd_energy_pj = 0.3;     ///< one modular add, pJ
   double automorph_energy_pj = 0.2;  ///< one element through the automorphism network, pJ
+  /// tlm: the C++ model; rtl: NTT and INTT on the verilated core of cosim/ntt (the other
+  /// operations stay on the model), docs/cosim.md.
+  std::string impl = "tlm";
 
   void declare(ParamSet& ps, const std::string& p) {
     ps.add_uint(p + ".lanes", &lanes, 1, 65536, "butterflies per cycle");
@@ -49,6 +52,7 @@ struct NttConfig {
     ps.add_double(p + ".modmul_energy_pj", &modmul_energy_pj, 0, 1e6, "energy per modular multiply, pJ");
     ps.add_double(p + ".modadd_energy_pj", &modadd_energy_pj, 0, 1e6, "energy per modular add, pJ");
     ps.add_double(p + ".automorph_energy_pj", &automorph_energy_pj, 0, 1e6, "energy per automorphism element, pJ");
+    ps.add_choice(p + ".impl", &impl, {"tlm", "rtl"}, "implementation: tlm (C++ model) or rtl (verilated NTT core, cosim/ntt)");
   }
 };
 

@@ -60,6 +60,7 @@ void PlatformConfig::bind() {
   ntt.declare(*params_, "ntt");
   vector.declare(*params_, "vector");
   fhe.declare(*params_, "fhe");
+  cosim.declare(*params_, "cosim");
 }
 
 namespace {
@@ -174,6 +175,12 @@ void validate(const PlatformConfig& cfg) {
   if (cfg.cpu.ring_base >= cfg.hbm.capacity_bytes())
     throw Error("cpu.ring_base: command ring lies outside HBM capacity (" +
                 std::to_string(cfg.hbm.capacity_bytes()) + " bytes)");
+  if (!cfg.cosim.waveform.empty() && cfg.ntt.impl != "rtl")
+    throw Error("cosim.waveform: no unit runs RTL to trace (set ntt.impl=rtl)");
+  if (cfg.cosim.waveform_end_ns > 0 && cfg.cosim.waveform_end_ns <= cfg.cosim.waveform_start_ns)
+    throw Error("cosim.waveform_end_ns: " + std::to_string(cfg.cosim.waveform_end_ns) +
+                " must lie after cosim.waveform_start_ns (" + std::to_string(cfg.cosim.waveform_start_ns) +
+                ") or be 0 (to the end of the run)");
 }
 
 }  // namespace photon

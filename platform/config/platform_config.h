@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cosim/cosim_config.h"
 #include "models/dma/dma_config.h"
 #include "models/hbm/hbm_config.h"
 #include "models/ntt/ntt_config.h"
@@ -65,6 +66,7 @@ struct PlatformConfig {
   NttConfig ntt;
   VectorConfig vector;
   FheConfig fhe;
+  CosimConfig cosim;
 
   PlatformConfig();
   PlatformConfig(const PlatformConfig& other);
