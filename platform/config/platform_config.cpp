@@ -38,12 +38,12 @@ void SimConfig::declare(ParamSet& ps, const std::string& p) {
 PlatformConfig::PlatformConfig() { bind(); }
 PlatformConfig::PlatformConfig(const PlatformConfig& o)
     : sim(o.sim), noc(o.noc), cpu(o.cpu), hbm(o.hbm), scratchpad(o.scratchpad), dma(o.dma),
-      optical_gemm(o.optical_gemm), ntt(o.ntt), vector(o.vector), fhe(o.fhe) {
+      optical_gemm(o.optical_gemm), ntt(o.ntt), vector(o.vector), fhe(o.fhe), cosim(o.cosim) {
   bind();
 }
 PlatformConfig& PlatformConfig::operator=(const PlatformConfig& o) {
   sim = o.sim; noc = o.noc; cpu = o.cpu; hbm = o.hbm; scratchpad = o.scratchpad; dma = o.dma;
-  optical_gemm = o.optical_gemm; ntt = o.ntt; vector = o.vector; fhe = o.fhe;
+  optical_gemm = o.optical_gemm; ntt = o.ntt; vector = o.vector; fhe = o.fhe; cosim = o.cosim;
   bind();
   return *this;
 }
