@@ -1,8 +1,6 @@
 #include "workloads/lowering/ai_lowering.h"
 
 #include <cstring>
-#include <functional>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -11,37 +9,6 @@
 
 namespace photon::lowering {
 namespace {
-
-using LowerFn = std::function<std::string(Ctx&)>;
-
-const std::map<std::string, LowerFn>& dispatch() {
-  static const std::map<std::string, LowerFn> m = [] {
-    std::map<std::string, LowerFn> d;
-    d["Conv"] = lower_conv;
-    d["Gemm"] = lower_gemm;
-    d["MatMul"] = lower_matmul;
-    for (const char* op :
-         {"Relu", "Sigmoid", "Tanh", "Erf", "Exp", "Sqrt", "Reciprocal", "Neg", "Abs", "Gelu", "LeakyRelu",
-          "Clip", "Add",     "Sub",  "Mul", "Div", "Pow",  "Max",        "Min", "Sum", "Mean"})
-      d[op] = lower_elementwise;
-    d["BatchNormalization"] = lower_batchnorm;
-    for (const char* op : {"Softmax", "LayerNormalization", "ReduceMean", "ReduceSum", "ReduceMax",
-                           "GlobalAveragePool", "GlobalMaxPool"})
-      d[op] = lower_rowop;
-    d["MaxPool"] = lower_pool;
-    d["AveragePool"] = lower_pool;
-    d["LRN"] = lower_lrn;
-    d["Transpose"] = lower_transpose;
-    d["Concat"] = lower_concat;
-    d["Split"] = lower_split;
-    d["Slice"] = lower_slice;
-    d["Gather"] = lower_gather;
-    d["Pad"] = lower_pad;
-    d["Expand"] = lower_expand;
-    return d;
-  }();
-  return m;
-}
 
 bool is_fp32_device_tensor(const TensorInfo& t) { return t.dtype == DType::Float32; }
 
@@ -104,15 +71,15 @@ LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
     const size_t cmd0 = res.program.commands.size(), seg0 = res.program.segments.size(),
                  fill0 = res.splat_fills.size();
     try {
-      auto it = dispatch().find(n.op_type);
-      if (it == dispatch().end()) throw Unsupported{"no device mapping for this op type"};
+      c.row = onnx_op(n.op_type);
+      if (!c.row || !c.row->lower) throw Unsupported{"no device mapping for this op type"};
       for (const auto& nm : n.inputs)
         if (!nm.empty() && !c.t(nm).is_constant && !is_fp32_device_tensor(c.t(nm)))
           throw Unsupported{fmt::format("input '{}' is not fp32", nm)};
       for (const auto& nm : n.outputs)
         if (!nm.empty() && !is_fp32_device_tensor(c.t(nm)))
           throw Unsupported{fmt::format("output '{}' is not fp32", nm)};
-      res.program.ops[tag].detail = it->second(c);
+      res.program.ops[tag].detail = c.row->lower(c);
       ++res.nodes_lowered;
       ++res.lowered_by_op[n.op_type];
     } catch (const Unsupported& u) {

@@ -67,47 +67,58 @@ std::string emit_rows(Ctx& c, uint8_t op, uint64_t x, uint64_t y, int64_t rows, 
 
 }  // namespace
 
-std::string lower_rowop(Ctx& c) {
+std::string lower_softmax(Ctx& c) {
   const Node& n = *c.node;
   const TensorInfo& x = c.t(n.inputs.at(0));
   const size_t r = x.shape.size();
-  const int64_t E = x.numel();
-  const std::string& op = n.op_type;
   const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs.at(0));
-  if (op == "Softmax") {
-    int64_t axis = norm_axis(attr_i(n, "axis", c.g.opset >= 13 ? -1 : 1), r);
-    int64_t inner = 1;
-    for (size_t d = axis; d < r; ++d) inner *= x.shape[d];
-    if (c.g.opset >= 13) {  // softmax along one axis: contiguous only if every later axis is 1
-      for (size_t d = axis + 1; d < r; ++d)
-        if (x.shape[d] != 1) throw Unsupported{"Softmax over a non-last axis"};
-    }
-    return "softmax; " + emit_rows(c, V::kSoftmax, xa, ya, E / inner, inner, inner, 0, {});
+  int64_t axis = norm_axis(attr_i(n, "axis", c.g.opset >= 13 ? -1 : 1), r);
+  int64_t inner = 1;
+  for (size_t d = axis; d < r; ++d) inner *= x.shape[d];
+  if (c.g.opset >= 13) {  // softmax along one axis: contiguous only if every later axis is 1
+    for (size_t d = axis + 1; d < r; ++d)
+      if (x.shape[d] != 1) throw Unsupported{"Softmax over a non-last axis"};
   }
-  if (op == "LayerNormalization") {
-    int64_t axis = norm_axis(attr_i(n, "axis", -1), r);
-    int64_t inner = 1;
-    for (size_t d = axis; d < r; ++d) inner *= x.shape[d];
-    for (size_t i = 1; i < n.outputs.size(); ++i)
-      if (!n.outputs[i].empty()) throw Unsupported{"LayerNormalization mean/inv_std_dev outputs"};
-    const auto& gs = c.t(n.inputs.at(1));
-    if (gs.numel() != inner) throw Unsupported{"LayerNormalization scale not of the normalized size"};
-    uint64_t beta =
-        (n.inputs.size() > 2 && !n.inputs[2].empty()) ? c.addr(n.inputs[2]) : zeros_const(c, inner);
-    if (n.inputs.size() > 2 && !n.inputs[2].empty() && c.t(n.inputs[2]).numel() != inner)
-      throw Unsupported{"LayerNormalization bias not of the normalized size"};
-    return "layernorm; " + emit_rows(c, V::kLayerNorm, xa, ya, E / inner, inner, inner,
-                                     attr_f(n, "epsilon", 1e-5f), {c.addr(n.inputs[1]), beta});
-  }
-  if (op == "GlobalAveragePool" || op == "GlobalMaxPool") {
-    if (r < 3) throw Unsupported{"global pooling of rank < 3"};
-    int64_t inner = 1;
-    for (size_t d = 2; d < r; ++d) inner *= x.shape[d];
-    return "global pool as row reduction; " +
-           emit_rows(c, op == "GlobalAveragePool" ? V::kReduceMean : V::kReduceMax, xa, ya, E / inner, inner,
-                     1, 0, {});
-  }
-  // ReduceMean / ReduceSum / ReduceMax over trailing axes.
+  return "softmax; " + emit_rows(c, c.row->kernel, xa, ya, x.numel() / inner, inner, inner, 0, {});
+}
+
+std::string lower_layernorm(Ctx& c) {
+  const Node& n = *c.node;
+  const TensorInfo& x = c.t(n.inputs.at(0));
+  const size_t r = x.shape.size();
+  const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs.at(0));
+  int64_t axis = norm_axis(attr_i(n, "axis", -1), r);
+  int64_t inner = 1;
+  for (size_t d = axis; d < r; ++d) inner *= x.shape[d];
+  for (size_t i = 1; i < n.outputs.size(); ++i)
+    if (!n.outputs[i].empty()) throw Unsupported{"LayerNormalization mean/inv_std_dev outputs"};
+  const auto& gs = c.t(n.inputs.at(1));
+  if (gs.numel() != inner) throw Unsupported{"LayerNormalization scale not of the normalized size"};
+  const bool has_bias = n.inputs.size() > 2 && !n.inputs[2].empty();
+  uint64_t beta = has_bias ? c.addr(n.inputs[2]) : zeros_const(c, inner);
+  if (has_bias && c.t(n.inputs[2]).numel() != inner)
+    throw Unsupported{"LayerNormalization bias not of the normalized size"};
+  return "layernorm; " + emit_rows(c, c.row->kernel, xa, ya, x.numel() / inner, inner, inner,
+                                   attr_f(n, "epsilon", 1e-5f), {c.addr(n.inputs[1]), beta});
+}
+
+std::string lower_global_pool(Ctx& c) {
+  const Node& n = *c.node;
+  const TensorInfo& x = c.t(n.inputs.at(0));
+  const size_t r = x.shape.size();
+  const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs.at(0));
+  if (r < 3) throw Unsupported{"global pooling of rank < 3"};
+  int64_t inner = 1;
+  for (size_t d = 2; d < r; ++d) inner *= x.shape[d];
+  return "global pool as row reduction; " +
+         emit_rows(c, c.row->kernel, xa, ya, x.numel() / inner, inner, 1, 0, {});
+}
+
+std::string lower_reduce(Ctx& c) {  // over trailing axes
+  const Node& n = *c.node;
+  const TensorInfo& x = c.t(n.inputs.at(0));
+  const size_t r = x.shape.size();
+  const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs.at(0));
   std::vector<int64_t> axes = attr_is(n, "axes", {});
   if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
     const auto& at = c.t(n.inputs[1]);
@@ -126,8 +137,7 @@ std::string lower_rowop(Ctx& c) {
       throw Unsupported{"reduction over non-trailing axes"};
     inner *= x.shape[axes[i]];
   }
-  uint8_t vop = op == "ReduceMean" ? V::kReduceMean : op == "ReduceSum" ? V::kReduceSum : V::kReduceMax;
-  return "row reduction; " + emit_rows(c, vop, xa, ya, E / inner, inner, 1, 0, {});
+  return "row reduction; " + emit_rows(c, c.row->kernel, xa, ya, x.numel() / inner, inner, 1, 0, {});
 }
 
 std::string lower_pool(Ctx& c) {
@@ -139,7 +149,7 @@ std::string lower_pool(Ctx& c) {
     if (!n.outputs[i].empty()) throw Unsupported{"MaxPool indices output"};
   for (auto d : attr_is(n, "dilations", {1, 1}))
     if (d != 1) throw Unsupported{"pooling dilation > 1"};
-  const bool maxp = n.op_type == "MaxPool";
+  const bool maxp = c.row->kernel == V::kMaxPool;
   auto k = attr_is(n, "kernel_shape", {});
   if (k.size() != 2) c.fail("kernel_shape must have 2 entries");
   auto s = attr_is(n, "strides", {1, 1});
@@ -173,7 +183,7 @@ std::string lower_pool(Ctx& c) {
     Step st;
     st.loads.push_back(dma1(xa + uint64_t(c0 * H * W) * 4, c.spm(slot), uint64_t(nc * H * W) * 4));
     V v;
-    v.op = maxp ? V::kMaxPool : V::kAvgPool;
+    v.op = c.row->kernel;
     v.src0 = slot;
     v.dst = out;
     v.n = static_cast<uint32_t>(nc * H * W);
