@@ -425,7 +425,7 @@ class Loader {
           if (c != consts_.end()) {
             fi.value = &c->second;
             fi.shape = &c->second.shape;
-          } else if (j == 0 && (op == "Shape" || op == "Size")) {
+          } else if (j == 0 && folds_from_input_shape(op)) {
             auto t = types_.find(name);
             if (t != types_.end() && t->second.is_static)
               fi.shape = &t->second.shape;
