@@ -96,15 +96,6 @@ class Pipeline {
   uint64_t steps_ = 0;
 };
 
-/// Tracks the weight tile programmed in the optical array so kReuseWeights is set only when the
-/// previous GEMM command programmed exactly the same single-array-tile B operand.
-struct WeightTracker {
-  bool valid = false;
-  uint32_t k = 0, n = 0, ldb = 0;
-  uint8_t tb = 0;
-  uint64_t generation = 0;  ///< HBM address of the B block last programmed
-};
-
 /// Checks node `n` before lowering; throws Error naming the problem (the caller adds the node):
 /// any input/output of DType::Other (string, complex, ...); for the sliding-window ops
 /// (is_window_op(): Conv, ConvTranspose, MaxPool, AveragePool, LpPool) the attribute ranges of the
