@@ -170,7 +170,8 @@ std::string lower_one_input(Ctx& c, std::vector<EwOp> ops) {
   return n.op_type + " " + d;
 }
 
-/// x (op) v for a scalar constant v, as scalar ops on x.
+/// x (op) v for a scalar constant v, as scalar ops on x; empty for a kernel without a scalar
+/// form (then v is read as a broadcast operand).
 std::vector<EwOp> scalar_rhs_ops(uint8_t op, float v) {
   switch (op) {
     case V::kAdd: return {{V::kAddScalar, v, 0}};
@@ -184,7 +185,8 @@ std::vector<EwOp> scalar_rhs_ops(uint8_t op, float v) {
   return {};
 }
 
-/// v (op) x for a scalar constant v, as unary and scalar ops on x (not Pow).
+/// v (op) x for a scalar constant v, as unary and scalar ops on x; empty for a kernel without
+/// such a form (Pow, and any other: then v is read as a broadcast operand).
 std::vector<EwOp> scalar_lhs_ops(uint8_t op, float v) {
   switch (op) {
     case V::kAdd: return {{V::kAddScalar, v, 0}};
@@ -203,8 +205,12 @@ std::vector<EwOp> swapped_ops(uint8_t op) {
     case V::kSub: return {{V::kSub, 0, 0, 0}, {V::kNeg, 0, 0}};    // a - b = -(b - a)
     case V::kDiv: return {{V::kRecip, 0, 0}, {V::kMul, 0, 0, 0}};  // a / b = (1/b) * a
     case V::kPow: throw Unsupported{"Pow whose base is broadcast against the exponent"};
+    case V::kAdd:
+    case V::kMul:
+    case V::kMax:
+    case V::kMin: return {{op, 0, 0, 0}};  // commute
   }
-  return {{op, 0, 0, 0}};  // Add, Mul, Max, Min commute
+  throw Unsupported{"the first operand is broadcast and the op does not commute"};
 }
 
 /// Fills `e` for a (op) b and returns the detail's head: a scalar-constant operand becomes a
@@ -215,14 +221,16 @@ std::string two_operands(Ctx& c, EwProgram& e, uint8_t op, const std::string& a,
   auto as = pad_to(c.t(a).shape, r), bs = pad_to(c.t(b).shape, r);
   const bool afull = as == e.oshape, bfull = bs == e.oshape;
   auto sa = scalar_const(c, a), sb = scalar_const(c, b);
-  if (afull && sb) {
+  const std::vector<EwOp> rhs = afull && sb ? scalar_rhs_ops(op, *sb) : std::vector<EwOp>{};
+  if (!rhs.empty()) {
     e.a = c.addr(a);
-    e.ops = scalar_rhs_ops(op, *sb);
+    e.ops = rhs;
     return fmt::format("{} scalar {} ", type, *sb);
   }
-  if (bfull && sa && op != V::kPow) {
+  const std::vector<EwOp> lhs = bfull && sa ? scalar_lhs_ops(op, *sa) : std::vector<EwOp>{};
+  if (!lhs.empty()) {
     e.a = c.addr(b);
-    e.ops = scalar_lhs_ops(op, *sa);
+    e.ops = lhs;
     return fmt::format("scalar {} {} ", *sa, type);
   }
   if (afull) {
