@@ -1,6 +1,11 @@
-// The vector-op table (isa/vector_ops.h) against the op ranges of docs/command-stream.md
-// ("Vector (0x40)") and the codec: every byte value either has exactly one row or is rejected.
+// The vector-op table (isa/vector_ops.h) against docs/command-stream.md ("Vector (0x40)": op values,
+// spellings, class ranges) and the codec: every byte value either has exactly the documented row or
+// is rejected.
+#include <fstream>
+#include <map>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -11,46 +16,70 @@
 namespace photon::pcs {
 namespace {
 
-// docs/command-stream.md: 0..11 unary, 16..22 binary, 32..36 scalar, 48 softmax, 49 layer_norm,
-// 50..52 reduce, 64..65 pooling, 66 im2col, 67 transpose; everything else is rejected.
-bool documented(int op, VectorClass& cls) {
-  if (op <= 11)
-    cls = VectorClass::Unary;
-  else if (op >= 16 && op <= 22)
-    cls = VectorClass::Binary;
-  else if (op >= 32 && op <= 36)
-    cls = VectorClass::Scalar;
-  else if (op == 48)
-    cls = VectorClass::Softmax;
-  else if (op == 49)
-    cls = VectorClass::LayerNorm;
-  else if (op >= 50 && op <= 52)
-    cls = VectorClass::Reduce;
-  else if (op == 64 || op == 65)
-    cls = VectorClass::Pool;
-  else if (op == 66)
-    cls = VectorClass::Im2col;
-  else if (op == 67)
-    cls = VectorClass::Transpose;
-  else
-    return false;
-  return true;
+std::string trim(const std::string& s) {
+  const auto a = s.find_first_not_of(' '), b = s.find_last_not_of(' ');
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-TEST(VectorOps, EveryByteValueHasTheDocumentedClassOrIsRejected) {
+// Op value -> spelling, from the "| op | names |" table of the Vector section: rows such as
+// "| 0..11 | copy, relu, ... |", "| 64, 65 | max_pool, avg_pool (...) |", "| 66 | im2col (...) |".
+std::map<int, std::string> documented_ops() {
+  std::ifstream f(std::string(PHOTON_SOURCE_DIR) + "/docs/command-stream.md");
+  std::string line;
+  bool in_section = false;
+  std::map<int, std::string> ops;
+  const std::regex row(R"(^\| *([0-9][0-9 .,]*) *\| *([a-z_0-9, ]+)(\(.*\))? *\|$)");
+  while (std::getline(f, line)) {
+    if (line.rfind("### ", 0) == 0) in_section = line == "### Vector (0x40)";
+    std::smatch m;
+    if (!in_section || !std::regex_match(line, m, row)) continue;
+    std::vector<int> values;
+    const std::string spec = trim(m[1]);
+    const auto dots = spec.find("..");
+    if (dots != std::string::npos) {
+      for (int v = std::stoi(spec.substr(0, dots)); v <= std::stoi(spec.substr(dots + 2)); ++v)
+        values.push_back(v);
+    } else {
+      std::stringstream ss(spec);
+      for (std::string v; std::getline(ss, v, ',');) values.push_back(std::stoi(v));
+    }
+    std::vector<std::string> names;
+    std::stringstream ns(m[2].str());
+    for (std::string n; std::getline(ns, n, ',');) names.push_back(trim(n));
+    EXPECT_EQ(values.size(), names.size()) << line;
+    for (size_t i = 0; i < values.size() && i < names.size(); ++i) ops[values[i]] = names[i];
+  }
+  return ops;
+}
+
+// The class ranges of docs/command-stream.md.
+bool class_in_range(int op, VectorClass c) {
+  using C = VectorClass;
+  if (op < 16) return c == C::Unary;
+  if (op < 32) return c == C::Binary;
+  if (op < 48) return c == C::Scalar;
+  if (op < 64) return c == C::Softmax || c == C::LayerNorm || c == C::Reduce;
+  if (op < 80) return c == C::Pool || c == C::Im2col || c == C::Transpose;
+  return false;
+}
+
+TEST(VectorOps, EveryByteValueIsTheDocumentedOpOrRejected) {
+  const std::map<int, std::string> doc = documented_ops();
+  ASSERT_FALSE(doc.empty()) << "no op table found in docs/command-stream.md";
   for (int op = 0; op < 256; ++op) {
-    VectorClass want{};
-    const bool defined = documented(op, want);
     const VectorOpInfo* row = vector_op_info(static_cast<uint8_t>(op));
-    ASSERT_EQ(row != nullptr, defined) << "op " << op;
     Vector v;
     v.op = static_cast<uint8_t>(op);
-    if (!defined) {
+    const auto it = doc.find(op);
+    if (it == doc.end()) {
+      EXPECT_EQ(row, nullptr) << "op " << op << " (" << row->name << ") is not documented";
       EXPECT_THROW(validate(make_vector(v)), Error) << "op " << op;
       continue;
     }
+    ASSERT_NE(row, nullptr) << "documented op " << op << " (" << it->second << ") has no row";
     EXPECT_EQ(row->op, op);
-    EXPECT_EQ(row->cls, want) << row->name;
+    EXPECT_EQ(row->name, it->second);
+    EXPECT_TRUE(class_in_range(op, row->cls)) << row->name << " is outside its class's range";
     EXPECT_NO_THROW(validate(make_vector(v))) << row->name;
   }
 }
