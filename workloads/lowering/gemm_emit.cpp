@@ -140,30 +140,22 @@ class ProblemEmitter {
   }
 
   /// B operand (weights): from the resident copy or loaded with the tile. Returns the HBM address
-  /// of the tile's weights (the weight tracker's identity of the tile).
+  /// of the tile's weights (the weight tracker's identity of the tile). B is stored K x N, or N x K
+  /// with b_trans (ONNX conv weights, Gemm transB): the tile is `rows` stored rows of `cols`.
   uint64_t b_operand(Step& s, pcs::Gemm& g, const TileRef& r) {
     const MmProblem& p = p_;
-    if (p.b_trans) {
-      g.flags |= pcs::Gemm::kTransposeB;
-      const uint64_t b_hbm = p.b_addr + uint64_t(r.n0 * p.b_ld + r.k0) * 4;
-      if (t_.resident) {
-        g.b = res_ + static_cast<uint32_t>((r.n0 * p.K + r.k0) * 4);
-        g.ldb = p.K;
-      } else {
-        s.loads.push_back(dma2(b_hbm, c_.spm(r.slot + L_.b), r.kt * 4, r.nt, p.b_ld * 4, r.kt * 4));
-        g.b = r.slot + L_.b;
-        g.ldb = r.kt;
-      }
-      return b_hbm;
-    }
-    const uint64_t b_hbm = p.b_addr + uint64_t(r.k0 * p.b_ld + r.n0) * 4;
-    if (t_.resident) {
-      g.b = res_ + static_cast<uint32_t>((r.k0 * p.N + r.n0) * 4);
-      g.ldb = p.N;
+    if (p.b_trans) g.flags |= pcs::Gemm::kTransposeB;
+    const int64_t row0 = p.b_trans ? r.n0 : r.k0, col0 = p.b_trans ? r.k0 : r.n0;
+    const int64_t rows = p.b_trans ? r.nt : r.kt, cols = p.b_trans ? r.kt : r.nt;
+    const uint64_t b_hbm = p.b_addr + uint64_t(row0 * p.b_ld + col0) * 4;
+    if (t_.resident) {  // the whole of B, stored as in HBM with rows of K (b_trans) or N
+      const int64_t ld = p.b_trans ? p.K : p.N;
+      g.b = res_ + static_cast<uint32_t>((row0 * ld + col0) * 4);
+      g.ldb = ld;
     } else {
-      s.loads.push_back(dma2(b_hbm, c_.spm(r.slot + L_.b), r.nt * 4, r.kt, p.b_ld * 4, r.nt * 4));
+      s.loads.push_back(dma2(b_hbm, c_.spm(r.slot + L_.b), cols * 4, rows, p.b_ld * 4, cols * 4));
       g.b = r.slot + L_.b;
-      g.ldb = r.nt;
+      g.ldb = cols;
     }
     return b_hbm;
   }
