@@ -7,10 +7,9 @@
 #include "base/error.h"
 #include "workloads/onnx/fold_ops.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 namespace {
 
-using namespace photon::fold;
 using TP = onnx::TensorProto;
 
 // ---- the table: one rule per op type ----
@@ -190,4 +189,4 @@ bool fold_node(const onnx::NodeProto& node, int64_t opset, const std::vector<Fol
   return r && r->fold(Call{node, opset, in, out});
 }
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -12,7 +12,7 @@
 
 #include "workloads/onnx/const_value.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 
 /// Op types fold_node() evaluates (the rows of its table in const_fold.cpp): Constant,
 /// ConstantOfShape, Identity, Shape, Size, Cast, Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
@@ -39,4 +39,4 @@ struct FoldInput {
 bool fold_node(const onnx::NodeProto& node, int64_t opset, const std::vector<FoldInput>& in,
                std::vector<ConstValue>* out);
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -7,7 +7,7 @@
 #include "base/error.h"
 #include "workloads/onnx/tensor_io.h"
 
-namespace photon::fold {
+namespace photon::onnx_frontend {
 
 using TP = onnx::TensorProto;
 
@@ -186,4 +186,4 @@ bool fold_where(const std::vector<FoldInput>& in, std::vector<ConstValue>* out) 
   return true;
 }
 
-}  // namespace photon::fold
+}  // namespace photon::onnx_frontend

@@ -9,7 +9,7 @@
 #include "base/error.h"
 #include "workloads/onnx/tensor_io.h"
 
-namespace photon::fold {
+namespace photon::onnx_frontend {
 
 using TP = onnx::TensorProto;
 
@@ -321,4 +321,4 @@ ConstValue fold_constant_of_shape(const onnx::NodeProto& node, const ConstValue&
   return r;
 }
 
-}  // namespace photon::fold
+}  // namespace photon::onnx_frontend

@@ -12,7 +12,7 @@
 #include "workloads/onnx/const_fold.h"
 #include "workloads/onnx/const_value.h"
 
-namespace photon::fold {
+namespace photon::onnx_frontend {
 
 using Shape = std::vector<int64_t>;
 
@@ -93,4 +93,4 @@ bool fold_range(const std::vector<FoldInput>& in, std::vector<ConstValue>* out);
 bool fold_constant(const onnx::NodeProto& node, std::vector<ConstValue>* out);
 ConstValue fold_constant_of_shape(const onnx::NodeProto& node, const ConstValue& shape_in);
 
-}  // namespace photon::fold
+}  // namespace photon::onnx_frontend

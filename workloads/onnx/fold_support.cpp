@@ -6,7 +6,7 @@
 #include "base/error.h"
 #include "workloads/onnx/tensor_io.h"
 
-namespace photon::fold {
+namespace photon::onnx_frontend {
 
 using TP = onnx::TensorProto;
 
@@ -123,4 +123,4 @@ ConstValue decode(const TP& t) {
   return c;
 }
 
-}  // namespace photon::fold
+}  // namespace photon::onnx_frontend

@@ -18,7 +18,7 @@
 #include "workloads/onnx/const_value.h"
 #include "workloads/onnx/tensor_io.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 namespace {
 
 using TP = onnx::TensorProto;
@@ -599,4 +599,4 @@ Graph load_onnx(const std::string& path, const std::map<std::string, std::vector
   return with_error_context(path, [&] { return Loader(path, shapes).run(); });
 }
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend
