@@ -67,7 +67,7 @@ Platform::Platform(const PlatformConfig& cfg) : cfg_(cfg) {
     bus_->attach(&units_.back()->regs());
     if (auto* s = units_.back()->data_initiator()) s->bind(noc_->in);
   }
-  if (cfg_.cpu.model == "rv32") {
+  if (cfg_.cpu.model == CpuModelKind::Rv32) {
     const Rv32CpuSetup setup{cfg_.cpu.clock_ghz, cfg_.sim.quantum_ns, cfg_.cpu.watchdog_us,
                              cfg_.cpu.firmware.empty() ? PHOTON_DEFAULT_FIRMWARE_ELF : cfg_.cpu.firmware};
     cpu_ = std::make_unique<Rv32Cpu>("fw_cpu", cfg_.cpu.rv32, setup, *irq_);
@@ -127,8 +127,12 @@ void Platform::read(uint64_t address, void* dst, uint64_t bytes) const {
 }
 
 void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& fills) {
-  program_ = program;
   const uint64_t n = program.commands.size();
+  for (uint64_t i = 0; i < n; ++i) {  // commands a unit's implementation can never run
+    const int q = program.commands[i].queue();
+    if (q >= 0 && q < int(units_.size())) units_[q]->check_command(program.commands[i], uint32_t(i));
+  }
+  program_ = program;
   const uint64_t ring = cfg_.cpu.ring_base;
   if (ring + n * pcs::kCommandBytes > cfg_.hbm.capacity_bytes())
     throw Error("command ring of " + std::to_string(n) + " commands does not fit in HBM at cpu.ring_base");
@@ -246,11 +250,12 @@ PlatformReport Platform::report(const RunOutcome& outcome) const {
   const double t = outcome.simulated_time_ns;
   auto utilization = [t](double busy_ns) { return t > 0 ? std::min(1.0, busy_ns / t) : 0.0; };
   auto unit_row = [&](const std::string& name, const UnitStats& s) {
-    return UnitRow{name, s.busy_ns, utilization(s.busy_ns), s.commands, s.counters, s.energy_pj};
+    return UnitRow{name, s.busy_ns, utilization(s.busy_ns), s.commands, s.counters, s.energy_pj, ""};
   };
   PlatformReport r;
   for (const auto& q : units_) {
     r.units.push_back(unit_row(q->unit_name(), q->stats()));
+    r.units.back().impl = cfg_.impl.at(q->unit_name());
     for (const auto& [k, v] : q->extra_counters()) r.units.back().counters[k] = v;
     r.queues.push_back({q->unit_name(), q->mean_occupancy(t), q->max_occupancy(), cfg_.cpu.queue_depth});
   }

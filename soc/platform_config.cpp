@@ -16,8 +16,8 @@ void CpuConfig::declare(ParamSet& ps, const std::string& p) {
   ps.add_uint(p + ".queue_depth", &queue_depth, 1, 65536, "hardware command queue entries per unit");
   ps.add_uint(p + ".semaphores", &semaphores, 1, 4096, "hardware semaphores");
   ps.add_uint(p + ".ring_base", &ring_base, 0, ~uint64_t(0) >> 1, "HBM address of the command ring, bytes");
-  ps.add_choice(p + ".model", &model, {"native", "rv32"},
-                "firmware CPU: native (host-compiled firmware) or rv32 (firmware ELF on the RV32IMC ISS)");
+  ps.add_enum(p + ".model", &model, cpu_model_kind_table(),
+              "firmware CPU: native (host-compiled firmware) or rv32 (firmware ELF on the RV32IMC ISS)");
   ps.add_text(p + ".firmware", &firmware, "rv32: firmware ELF file; empty: the one built with photon");
   ps.add_double(p + ".watchdog_us", &watchdog_us, 0.001, 1e12,
                 "rv32: simulated time the firmware may run without finishing, us");
@@ -57,6 +57,17 @@ void PlatformConfig::validate() const {
       noc.scratchpad_base + scratchpad.size_bytes() > noc.hbm_base)
     throw Error("noc.scratchpad_base: scratchpad window overlaps HBM (" +
                 std::to_string(hbm.capacity_bytes()) + " bytes at noc.hbm_base)");
+  if (!cosim.waveform.empty() && impl.at("ntt") != "rtl")
+    throw Error("cosim.waveform: no unit runs RTL to trace (set ntt.impl=rtl)");
+  if (cosim.waveform_end_ns > 0 && cosim.waveform_end_ns <= cosim.waveform_start_ns)
+    throw Error("cosim.waveform_end_ns: " + std::to_string(cosim.waveform_end_ns) +
+                " must lie after cosim.waveform_start_ns (" + std::to_string(cosim.waveform_start_ns) +
+                ") or be 0 (to the end of the run)");
+  // Each unit's chosen implementation checks what it supports (e.g. an RTL core's parameters).
+  for (const UnitDesc& u : unit_table()) {
+    const UnitImpl& i = u.implementation(impl.at(u.name));
+    if (i.check) i.check(*this);
+  }
   if (cpu.ring_base >= hbm.capacity_bytes())
     throw Error("cpu.ring_base: command ring lies outside HBM capacity (" +
                 std::to_string(hbm.capacity_bytes()) + " bytes)");

@@ -15,6 +15,7 @@
 
 #include "base/config_loader.h"
 #include "base/param_set.h"
+#include "cosim/cosim_config.h"
 #include "models/dma/dma_config.h"
 #include "models/hbm/hbm_config.h"
 #include "models/ntt/ntt_config.h"
@@ -25,6 +26,14 @@
 #include "platform/noc/noc_config.h"
 
 namespace photon {
+
+/// cpu.model: which implementation runs the firmware: native (firmware.c compiled for the host)
+/// or rv32 (the firmware ELF on the RV32IMC instruction-set simulator, models/rv32/).
+enum class CpuModelKind { Native, Rv32 };
+inline const EnumTable<CpuModelKind>& cpu_model_kind_table() {
+  static const EnumTable<CpuModelKind> t{{CpuModelKind::Native, "native"}, {CpuModelKind::Rv32, "rv32"}};
+  return t;
+}
 
 /// Control bus and firmware CPU.
 struct CpuConfig {
@@ -43,7 +52,7 @@ struct CpuConfig {
   /// Which implementation runs the firmware: native (firmware.c compiled for the host, costs
   /// from dispatch_cycles and irq_latency_cycles) or rv32 (the firmware ELF on the RV32IMC
   /// instruction-set simulator, costs from its cycle table, cpu.rv32.*).
-  std::string model = "native";
+  CpuModelKind model = CpuModelKind::Native;
   std::string firmware;      ///< rv32: firmware ELF; empty: the one built with photon
   double watchdog_us = 1e6;  ///< rv32: simulated time the firmware may run without finishing, us
   Rv32Config rv32;
@@ -87,6 +96,7 @@ struct PlatformConfig {
   OpticalGemmConfig optical_gemm;
   NttConfig ntt;
   VectorConfig vector;
+  CosimConfig cosim;
   UnitImplChoices impl;
 
   /// The one list of sections, in report order: calls f(name, section) for each.
@@ -101,6 +111,7 @@ struct PlatformConfig {
     f("optical_gemm", self.optical_gemm);
     f("ntt", self.ntt);
     f("vector", self.vector);
+    f("cosim", self.cosim);
     f("impl", self.impl);
   }
   /// Cross-section checks (e.g. the scratchpad window does not overlap HBM). Throws Error

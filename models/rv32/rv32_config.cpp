@@ -18,8 +18,8 @@ void Rv32Config::declare(ParamSet& ps, const std::string& p) {
   cyc("system_cycles", &system_cycles, "ecall, ebreak, mret or wfi");
   cyc("fence_cycles", &fence_cycles, "fence or fence.i");
   cyc("trap_cycles", &trap_cycles, "taking an exception or interrupt");
-  ps.add_choice(p + ".misaligned", &misaligned, {"split", "trap"},
-                "misaligned load/store: split (two accesses, +1 cycle) or trap");
+  ps.add_enum(p + ".misaligned", &misaligned, rv32_misaligned_table(),
+              "misaligned load/store: split (two accesses, +1 cycle) or trap");
   ps.add_uint(p + ".rom_kib", &rom_kib, 1, 1u << 20, "boot ROM size, KiB");
   ps.add_uint(p + ".ram_kib", &ram_kib, 1, 1u << 20, "data RAM size, KiB");
   ps.add_double(p + ".mtime_mhz", &mtime_mhz, 0.001, 1e5, "machine timer rate, MHz");

@@ -14,6 +14,15 @@
 
 namespace photon {
 
+/// Misaligned loads and stores: Split performs them as two aligned accesses costing one extra
+/// cycle (as Ibex does, Ibex reference manual "Load-Store Unit"); Trap raises the
+/// address-misaligned exception (RISC-V privileged spec, mcause 4 and 6).
+enum class Rv32Misaligned { Split, Trap };
+inline const EnumTable<Rv32Misaligned>& rv32_misaligned_table() {
+  static const EnumTable<Rv32Misaligned> t{{Rv32Misaligned::Split, "split"}, {Rv32Misaligned::Trap, "trap"}};
+  return t;
+}
+
 struct Rv32Config {
   // Cycles per instruction class, CPU cycles (>= 1 each: every instruction takes at least one).
   uint32_t alu_cycles = 1;           ///< integer computational (Ibex: 0 stall cycles)
@@ -28,11 +37,9 @@ struct Rv32Config {
   uint32_t system_cycles = 2;        ///< ecall, ebreak, mret, wfi (Ibex: 1 stall, a refetch)
   uint32_t fence_cycles = 2;         ///< fence, fence.i (Ibex: 1 stall, prefetch flush)
   uint32_t trap_cycles = 2;          ///< taking an exception or interrupt (a jump to mtvec)
-  /// Misaligned loads and stores: "split" performs them as two aligned accesses costing one
-  /// extra cycle (as Ibex does); "trap" raises the address-misaligned exception.
-  std::string misaligned = "split";
-  uint32_t rom_kib = 64;    ///< boot ROM (code, read-only data), KiB
-  uint32_t ram_kib = 64;    ///< tightly coupled data RAM (data, bss, stack), KiB
+  Rv32Misaligned misaligned = Rv32Misaligned::Split;  ///< split | trap
+  uint32_t rom_kib = 64;                              ///< boot ROM (code, read-only data), KiB
+  uint32_t ram_kib = 64;                              ///< tightly coupled data RAM (data, bss, stack), KiB
   double mtime_mhz = 1000;  ///< machine timer (mtime) rate, MHz (1000: one tick per ns)
 
   void declare(ParamSet& ps, const std::string& prefix);

@@ -22,7 +22,7 @@ rv32::Timing timing_of(const Rv32Config& c) {
   for (int i = 0; i < 10; ++i) t.cycles[i] = uint8_t(std::min<uint32_t>(by_class[i], 255));
   t.branch_taken = uint8_t(std::min<uint32_t>(c.branch_taken_cycles, 255));
   t.trap = uint8_t(std::min<uint32_t>(c.trap_cycles, 255));
-  t.misaligned_split = c.misaligned == "split";
+  t.misaligned_split = c.misaligned == Rv32Misaligned::Split;
   return t;
 }
 

@@ -62,7 +62,9 @@ struct PhotonGuardImpl final : c10::impl::DeviceGuardImplInterface {
     TORCH_CHECK(d.index() <= 0, "photon device: there is one device (index 0), not ", int(d.index()));
   }
   void uncheckedSetDevice(c10::Device) const noexcept override {}
-  c10::Stream getStream(c10::Device d) const noexcept override { return c10::Stream(c10::Stream::DEFAULT, d); }
+  c10::Stream getStream(c10::Device d) const noexcept override {
+    return c10::Stream(c10::Stream::DEFAULT, d);
+  }
   c10::Stream exchangeStream(c10::Stream s) const noexcept override { return s; }
   c10::DeviceIndex deviceCount() const noexcept override { return 1; }
 };
@@ -76,8 +78,9 @@ Tensor cpu_view(const Tensor& t) {
   return at::from_blob(t.data_ptr(), t.sizes(), t.strides(), t.options().device(at::kCPU));
 }
 
-Tensor empty_memory_format(at::IntArrayRef size, c10::optional<at::ScalarType> dtype, c10::optional<at::Layout>,
-                           c10::optional<at::Device>, c10::optional<bool>, c10::optional<at::MemoryFormat> mf) {
+Tensor empty_memory_format(at::IntArrayRef size, c10::optional<at::ScalarType> dtype,
+                           c10::optional<at::Layout>, c10::optional<at::Device>, c10::optional<bool>,
+                           c10::optional<at::MemoryFormat> mf) {
   DeviceState::get().count_memory_op("aten::empty.memory_format");
   return at::detail::empty_generic(size, &g_allocator, c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
                                    c10::dtype_or_default(dtype), mf);
@@ -115,7 +118,8 @@ Tensor reshape_alias(const Tensor& self, at::IntArrayRef size, at::IntArrayRef s
   DeviceState::get().count_memory_op("aten::_reshape_alias");
   return at::native::_reshape_alias(self, size, stride);
 }
-Tensor as_strided(const Tensor& self, at::IntArrayRef size, at::IntArrayRef stride, c10::optional<int64_t> off) {
+Tensor as_strided(const Tensor& self, at::IntArrayRef size, at::IntArrayRef stride,
+                  c10::optional<int64_t> off) {
   DeviceState::get().count_memory_op("aten::as_strided");
   return at::native::as_strided_tensorimpl(self, size, stride, off);
 }
@@ -129,7 +133,8 @@ const Tensor& resize(const Tensor& self, at::IntArrayRef size, c10::optional<at:
 double stack_elements(const torch::jit::Stack& s, size_t begin) {
   double n = 0;
   for (size_t i = begin; i < s.size(); ++i) {
-    if (s[i].isTensor()) n += double(s[i].toTensor().numel());
+    if (s[i].isTensor())
+      n += double(s[i].toTensor().numel());
     else if (s[i].isTensorList())
       for (const Tensor& t : s[i].toTensorList().vec()) n += double(t.numel());
   }
@@ -162,8 +167,10 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     c10::List<c10::optional<Tensor>> moved;
     for (size_t j = 0; j < list.size(); ++j) {
       const c10::IValue e = list.get(j);
-      if (e.isTensor()) moved.push_back(cpu_view(e.toTensor()));
-      else moved.push_back(c10::nullopt);
+      if (e.isTensor())
+        moved.push_back(cpu_view(e.toTensor()));
+      else
+        moved.push_back(c10::nullopt);
     }
     iv = c10::IValue(moved);
   }
@@ -175,8 +182,8 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 // ---- GEMM kernels ---------------------------------------------------------------------------
 
 void check_float(const char* op, const Tensor& t, const char* what) {
-  TORCH_CHECK(t.scalar_type() == at::kFloat, "photon device: ", op, ": ", what, " has dtype ", t.scalar_type(),
-              "; the optical GEMM engine computes float32 (convert with .float())");
+  TORCH_CHECK(t.scalar_type() == at::kFloat, "photon device: ", op, ": ", what, " has dtype ",
+              t.scalar_type(), "; the optical GEMM engine computes float32 (convert with .float())");
 }
 
 /// c[m x n] = a[m x k] * B with B given transposed, bt[n x k] (the layout of Linear and conv
@@ -189,9 +196,9 @@ void engine_gemm(const Tensor& a, const Tensor& bt, const Tensor& c) {
   const uint64_t stream = DeviceState::get().next_stream();
   c.zero_();
   if (m == 0 || n == 0) return;
-  if (cfg.numerics == "physical") {
-    optical::matmul_physical(a.data_ptr<float>(), bt.data_ptr<float>(), c.data_ptr<float>(), m, n, k, cfg.physical,
-                             stream);
+  if (cfg.numerics == Numerics::Physical) {
+    optical::matmul_physical(a.data_ptr<float>(), bt.data_ptr<float>(), c.data_ptr<float>(), m, n, k,
+                             cfg.physical, stream);
     return;
   }
   const Tensor b = bt.t().contiguous();
@@ -205,7 +212,8 @@ void engine_gemm(const Tensor& a, const Tensor& bt, const Tensor& c) {
 
 /// Trace-op signature of a device op (docs/torch.md "Device timing"): the op, its tensors'
 /// shapes and kinds (param = a weight operand), its non-tensor arguments and the result shape.
-std::string signature(const std::string& op, const std::vector<std::pair<const Tensor*, const char*>>& tensors,
+std::string signature(const std::string& op,
+                      const std::vector<std::pair<const Tensor*, const char*>>& tensors,
                       const std::vector<std::string>& names, nlohmann::json args, const Tensor& out) {
   nlohmann::json ts = nlohmann::json::array();
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -226,12 +234,13 @@ Tensor device_empty(at::IntArrayRef size, const Tensor& like) {
 Tensor mm(const Tensor& self, const Tensor& mat2) {
   check_float("aten::mm", self, "self");
   check_float("aten::mm", mat2, "mat2");
-  TORCH_CHECK(self.dim() == 2 && mat2.dim() == 2 && self.size(1) == mat2.size(0), "photon device: aten::mm: shapes ",
-              self.sizes(), " and ", mat2.sizes(), " do not multiply");
+  TORCH_CHECK(self.dim() == 2 && mat2.dim() == 2 && self.size(1) == mat2.size(0),
+              "photon device: aten::mm: shapes ", self.sizes(), " and ", mat2.sizes(), " do not multiply");
   Tensor out = device_empty({self.size(0), mat2.size(1)}, self);
   engine_gemm(cpu_view(self).contiguous(), cpu_view(mat2).t().contiguous(), cpu_view(out));
   DeviceState::get().count_device_op(
-      "aten::mm", signature("aten::mm.default", {{&self, "input"}, {&mat2, "param"}}, {"self", "mat2"}, {}, out));
+      "aten::mm",
+      signature("aten::mm.default", {{&self, "input"}, {&mat2, "param"}}, {"self", "mat2"}, {}, out));
   return out;
 }
 
@@ -240,8 +249,8 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const a
   check_float("aten::addmm", mat1, "mat1");
   check_float("aten::addmm", mat2, "mat2");
   check_float("aten::addmm", self, "self");
-  TORCH_CHECK(mat1.dim() == 2 && mat2.dim() == 2 && mat1.size(1) == mat2.size(0), "photon device: aten::addmm: shapes ",
-              mat1.sizes(), " and ", mat2.sizes(), " do not multiply");
+  TORCH_CHECK(mat1.dim() == 2 && mat2.dim() == 2 && mat1.size(1) == mat2.size(0),
+              "photon device: aten::addmm: shapes ", mat1.sizes(), " and ", mat2.sizes(), " do not multiply");
   Tensor out = device_empty({mat1.size(0), mat2.size(1)}, mat1);
   Tensor c = cpu_view(out);
   engine_gemm(cpu_view(mat1).contiguous(), cpu_view(mat2).t().contiguous(), c);
@@ -249,32 +258,36 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const a
   if (alpha.toDouble() != 1.0) c.mul_(alpha);
   if (beta.toDouble() != 0.0) c.add_(cpu_view(self).expand_as(c), beta);
   DeviceState::get().count_device_op(
-      "aten::addmm", signature("aten::addmm.default", {{&self, "param"}, {&mat1, "input"}, {&mat2, "param"}},
-                               {"self", "mat1", "mat2"}, {{"beta", beta.toDouble()}, {"alpha", alpha.toDouble()}}, out));
+      "aten::addmm",
+      signature("aten::addmm.default", {{&self, "param"}, {&mat1, "input"}, {&mat2, "param"}},
+                {"self", "mat1", "mat2"}, {{"beta", beta.toDouble()}, {"alpha", alpha.toDouble()}}, out));
   return out;
 }
 
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
   check_float("aten::bmm", self, "self");
   check_float("aten::bmm", mat2, "mat2");
-  TORCH_CHECK(self.dim() == 3 && mat2.dim() == 3 && self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1),
-              "photon device: aten::bmm: shapes ", self.sizes(), " and ", mat2.sizes(), " do not multiply");
+  TORCH_CHECK(
+      self.dim() == 3 && mat2.dim() == 3 && self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1),
+      "photon device: aten::bmm: shapes ", self.sizes(), " and ", mat2.sizes(), " do not multiply");
   Tensor out = device_empty({self.size(0), self.size(1), mat2.size(2)}, self);
   const Tensor a = cpu_view(self), b = cpu_view(mat2), c = cpu_view(out);
   for (int64_t i = 0; i < self.size(0); ++i) engine_gemm(a[i].contiguous(), b[i].t().contiguous(), c[i]);
   DeviceState::get().count_device_op(
-      "aten::bmm", signature("aten::bmm.default", {{&self, "input"}, {&mat2, "input"}}, {"self", "mat2"}, {}, out));
+      "aten::bmm",
+      signature("aten::bmm.default", {{&self, "input"}, {&mat2, "input"}}, {"self", "mat2"}, {}, out));
   return out;
 }
 
-Tensor run_on_cpu_conv(const Tensor& x, const Tensor& w, const c10::optional<Tensor>& bias, at::IntArrayRef stride,
-                       at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
-                       at::IntArrayRef output_padding, int64_t groups) {
+Tensor run_on_cpu_conv(const Tensor& x, const Tensor& w, const c10::optional<Tensor>& bias,
+                       at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                       bool transposed, at::IntArrayRef output_padding, int64_t groups) {
   c10::optional<Tensor> b;
   if (bias && bias->defined()) b = cpu_view(*bias).clone();
-  Tensor y = at::convolution(cpu_view(x).clone(), cpu_view(w).clone(), b, stride, padding, dilation, transposed,
-                             output_padding, groups);
-  DeviceState::get().count_fallback("aten::convolution_overrideable", double(x.numel() + w.numel() + y.numel()));
+  Tensor y = at::convolution(cpu_view(x).clone(), cpu_view(w).clone(), b, stride, padding, dilation,
+                             transposed, output_padding, groups);
+  DeviceState::get().count_fallback("aten::convolution_overrideable",
+                                    double(x.numel() + w.numel() + y.numel()));
   Tensor out = device_empty(y.sizes(), x);
   cpu_view(out).copy_(y);
   return out;
@@ -283,14 +296,16 @@ Tensor run_on_cpu_conv(const Tensor& x, const Tensor& w, const c10::optional<Ten
 // 2-D convolution as the platform lowers it (docs/lowering.md "GEMM core"): per image and
 // group, the im2col matrix (C/g*kh*kw taps, in channel-row-column order) streams through the
 // engine against the weight as stored ([M/g x C/g*kh*kw] = B transposed); the bias is added last.
-Tensor convolution(const Tensor& input, const Tensor& weight, const c10::optional<Tensor>& bias, at::IntArrayRef stride,
-                   at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed, at::IntArrayRef output_padding,
-                   int64_t groups) {
+Tensor convolution(const Tensor& input, const Tensor& weight, const c10::optional<Tensor>& bias,
+                   at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
+                   at::IntArrayRef output_padding, int64_t groups) {
   check_float("aten::convolution", input, "input");
   check_float("aten::convolution", weight, "weight");
   if (transposed || input.dim() != 4)  // transposed, 1-D and 3-D convolutions: the CPU's kernels
-    return run_on_cpu_conv(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
-  const int64_t N = input.size(0), C = input.size(1), M = weight.size(0), kh = weight.size(2), kw = weight.size(3);
+    return run_on_cpu_conv(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                           groups);
+  const int64_t N = input.size(0), C = input.size(1), M = weight.size(0), kh = weight.size(2),
+                kw = weight.size(3);
   const int64_t Cg = C / groups, Mg = M / groups, K = Cg * kh * kw;
   const Tensor x = cpu_view(input).contiguous();
   const Tensor cols = at::im2col(x, {kh, kw}, dilation, padding, stride);  // [N, C*kh*kw, L]
@@ -314,10 +329,15 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const c10::optiona
   }
   DeviceState::get().count_device_op(
       "aten::convolution",
-      signature("aten::convolution.default", {{&input, "input"}, {&weight, "param"}, {bias ? &*bias : nullptr, "param"}},
+      signature("aten::convolution.default",
+                {{&input, "input"}, {&weight, "param"}, {bias ? &*bias : nullptr, "param"}},
                 {"input", "weight", "bias"},
-                {{"stride", stride.vec()}, {"padding", padding.vec()}, {"dilation", dilation.vec()},
-                 {"transposed", false}, {"output_padding", output_padding.vec()}, {"groups", groups}},
+                {{"stride", stride.vec()},
+                 {"padding", padding.vec()},
+                 {"dilation", dilation.vec()},
+                 {"transposed", false},
+                 {"output_padding", output_padding.vec()},
+                 {"groups", groups}},
                 out));
   return out;
 }
@@ -331,11 +351,13 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const c10::optiona
 std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_output, const Tensor& input,
                                                         const Tensor& weight, at::IntArrayRef stride,
                                                         at::IntArrayRef padding, at::IntArrayRef dilation,
-                                                        bool transposed, at::IntArrayRef output_padding, int64_t groups,
-                                                        std::array<bool, 3> mask) {
-  for (const Tensor* t : {&grad_output, &input, &weight}) check_float("aten::convolution_backward", *t, "a tensor");
+                                                        bool transposed, at::IntArrayRef output_padding,
+                                                        int64_t groups, std::array<bool, 3> mask) {
+  for (const Tensor* t : {&grad_output, &input, &weight})
+    check_float("aten::convolution_backward", *t, "a tensor");
   if (!transposed && input.dim() == 4) {
-    const int64_t N = input.size(0), C = input.size(1), M = weight.size(0), kh = weight.size(2), kw = weight.size(3);
+    const int64_t N = input.size(0), C = input.size(1), M = weight.size(0), kh = weight.size(2),
+                  kw = weight.size(3);
     const int64_t Cg = C / groups, Mg = M / groups, K = Cg * kh * kw;
     const int64_t OH = grad_output.size(2), OW = grad_output.size(3), L = OH * OW;
     const Tensor x = cpu_view(input).contiguous(), g = cpu_view(grad_output).contiguous();
@@ -361,9 +383,13 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_outpu
       }
     if (mask[0]) gi = at::col2im(dcols, {input.size(2), input.size(3)}, {kh, kw}, dilation, padding, stride);
     if (mask[2]) gb = g.sum({0, 2, 3});
-    nlohmann::json args = {{"bias_sizes", std::vector<int64_t>{M}}, {"stride", stride.vec()}, {"padding", padding.vec()},
-                           {"dilation", dilation.vec()}, {"transposed", false},
-                           {"output_padding", output_padding.vec()}, {"groups", groups},
+    nlohmann::json args = {{"bias_sizes", std::vector<int64_t>{M}},
+                           {"stride", stride.vec()},
+                           {"padding", padding.vec()},
+                           {"dilation", dilation.vec()},
+                           {"transposed", false},
+                           {"output_padding", output_padding.vec()},
+                           {"groups", groups},
                            {"output_mask", std::vector<bool>{mask[0], mask[1], mask[2]}}};
     auto to_dev = [&](const Tensor& t, at::IntArrayRef sizes) {
       if (!t.defined()) return t;
@@ -372,24 +398,27 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_outpu
       return o;
     };
     Tensor dgi = to_dev(gi, input.sizes()), dgw = to_dev(gw, weight.sizes()), dgb = to_dev(gb, {M});
-    nlohmann::json ts = nlohmann::json::array(
-        {{{"shape", grad_output.sizes().vec()}, {"kind", "input"}}, {{"shape", input.sizes().vec()}, {"kind", "input"}},
-         {{"shape", weight.sizes().vec()}, {"kind", "param"}}});
+    nlohmann::json ts = nlohmann::json::array({{{"shape", grad_output.sizes().vec()}, {"kind", "input"}},
+                                               {{"shape", input.sizes().vec()}, {"kind", "input"}},
+                                               {{"shape", weight.sizes().vec()}, {"kind", "param"}}});
     args["grad_output"] = {{"tensor", 0}};
     args["input"] = {{"tensor", 1}};
     args["weight"] = {{"tensor", 2}};
     nlohmann::json outs = nlohmann::json::array();
-    for (const Tensor* t : {&dgi, &dgw, &dgb}) outs.push_back(t->defined() ? nlohmann::json(t->sizes().vec()) : nlohmann::json());
+    for (const Tensor* t : {&dgi, &dgw, &dgb})
+      outs.push_back(t->defined() ? nlohmann::json(t->sizes().vec()) : nlohmann::json());
     DeviceState::get().count_device_op(
         "aten::convolution_backward",
-        nlohmann::json{{"op", "aten::convolution_backward.default"}, {"tensors", ts}, {"args", args}, {"outs", outs}}
+        nlohmann::json{
+            {"op", "aten::convolution_backward.default"}, {"tensors", ts}, {"args", args}, {"outs", outs}}
             .dump());
     return {dgi, dgw, dgb};
   }
   const std::vector<int64_t> bias_sizes = {weight.size(0)};
-  auto [gi, gw, gb] = at::convolution_backward(cpu_view(grad_output).clone(), cpu_view(input).clone(),
-                                               cpu_view(weight).clone(), at::OptionalIntArrayRef(bias_sizes), stride,
-                                               padding, dilation, transposed, output_padding, groups, mask);
+  auto [gi, gw, gb] =
+      at::convolution_backward(cpu_view(grad_output).clone(), cpu_view(input).clone(),
+                               cpu_view(weight).clone(), at::OptionalIntArrayRef(bias_sizes), stride, padding,
+                               dilation, transposed, output_padding, groups, mask);
   DeviceState::get().count_fallback("aten::convolution_backward_overrideable",
                                     double(grad_output.numel() + input.numel() + weight.numel()));
   auto to_dev = [&](const Tensor& t) {
@@ -434,15 +463,14 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
 void configure(const std::string& resolved_json, const std::string& source) {
   try {
     DeviceState::get().configure(device_config_from_json(resolved_json, source));
-  } catch (const std::exception& e) {
-    TORCH_CHECK(false, e.what());
-  }
+  } catch (const std::exception& e) { TORCH_CHECK(false, e.what()); }
 }
 
 std::string stats() { return DeviceState::get().stats_json(); }
 void reset_stats() { DeviceState::get().reset_counters(); }
 int64_t address_of(const Tensor& t) {
-  TORCH_CHECK(t.device().type() == kDev, "photon device: address_of needs a tensor on the device, not on ", t.device());
+  TORCH_CHECK(t.device().type() == kDev, "photon device: address_of needs a tensor on the device, not on ",
+              t.device());
   uint64_t base = 0;
   TORCH_CHECK(DeviceState::get().address_of(t.storage().data(), &base),
               "photon device: the tensor's storage is not in the simulated HBM");

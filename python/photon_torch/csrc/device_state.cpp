@@ -46,7 +46,10 @@ DeviceConfig device_config_from_json(const std::string& resolved, const std::str
   const nlohmann::json j = nlohmann::json::parse(resolved);
   DeviceConfig c;
   try {
-    c.numerics = at(j, "optical_gemm", "numerics").get<std::string>();
+    const std::string numerics = at(j, "optical_gemm", "numerics").get<std::string>();
+    if (!numerics_table().parse(numerics, c.numerics))
+      throw std::runtime_error("photon device: optical_gemm.numerics '" + numerics +
+                               "' is not ideal or physical");
     c.physical.rows = at(j, "optical_gemm", "rows").get<uint32_t>();
     c.physical.cols = at(j, "optical_gemm", "cols").get<uint32_t>();
     c.physical.dac_bits = at(j, "optical_gemm", "dac_bits").get<uint32_t>();
@@ -66,7 +69,8 @@ DeviceConfig device_config_from_json(const std::string& resolved, const std::str
     hbm.burst_length = at(j, "hbm", "burst_length").get<uint32_t>();
     c.capacity_bytes = usable_bytes(hbm, at(j, "cpu", "ring_base").get<uint64_t>());
   } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(std::string("photon device: a configuration value has the wrong type: ") + e.what());
+    throw std::runtime_error(std::string("photon device: a configuration value has the wrong type: ") +
+                             e.what());
   }
   c.source = source;
   return c;
@@ -82,8 +86,9 @@ DeviceState::DeviceState() { configure(DeviceConfig::defaults()); }
 void DeviceState::configure(DeviceConfig cfg) {
   std::lock_guard<std::mutex> l(mu_);
   if (in_use_ > cfg.capacity_bytes)
-    throw std::runtime_error(fmt::format("photon device: the new configuration has {} bytes of HBM, {} are in use",
-                                         cfg.capacity_bytes, in_use_));
+    throw std::runtime_error(
+        fmt::format("photon device: the new configuration has {} bytes of HBM, {} are in use",
+                    cfg.capacity_bytes, in_use_));
   // Rebuild the free list of the new address space around the live blocks.
   free_.clear();
   uint64_t cur = 0;
@@ -122,9 +127,10 @@ uint64_t DeviceState::on_alloc(const void* host, uint64_t bytes) {
     ++allocations_;
     return cfg_.hbm_base + off;
   }
-  throw std::runtime_error(fmt::format("photon device: out of simulated HBM: {} bytes requested, {} of {} in use "
-                                       "(capacity from the hbm.* keys and cpu.ring_base)",
-                                       bytes, in_use_, cfg_.capacity_bytes));
+  throw std::runtime_error(
+      fmt::format("photon device: out of simulated HBM: {} bytes requested, {} of {} in use "
+                  "(capacity from the hbm.* keys and cpu.ring_base)",
+                  bytes, in_use_, cfg_.capacity_bytes));
 }
 
 void DeviceState::on_free(const void* host) {
@@ -195,7 +201,7 @@ std::string DeviceState::stats_json() const {
   std::lock_guard<std::mutex> l(mu_);
   nlohmann::json j;
   j["config"] = {{"source", cfg_.source},
-                 {"numerics", cfg_.numerics},
+                 {"numerics", numerics_table().name(cfg_.numerics)},
                  {"rows", cfg_.physical.rows},
                  {"cols", cfg_.physical.cols},
                  {"dac_bits", cfg_.physical.dac_bits},
@@ -216,10 +222,14 @@ std::string DeviceState::stats_json() const {
   j["fallback_ops"] = fb;
   j["host_fallback_ns"] = host_ns;
   nlohmann::json sigs = nlohmann::json::array();
-  for (const auto& [s, n] : signatures_) sigs.push_back({{"signature", nlohmann::json::parse(s)}, {"count", n}});
+  for (const auto& [s, n] : signatures_)
+    sigs.push_back({{"signature", nlohmann::json::parse(s)}, {"count", n}});
   j["signatures"] = sigs;
-  j["memory"] = {{"in_use_bytes", in_use_}, {"peak_bytes", peak_}, {"capacity_bytes", cfg_.capacity_bytes},
-                 {"allocations", allocations_}, {"live_tensors_storages", live_.size()}};
+  j["memory"] = {{"in_use_bytes", in_use_},
+                 {"peak_bytes", peak_},
+                 {"capacity_bytes", cfg_.capacity_bytes},
+                 {"allocations", allocations_},
+                 {"live_tensors_storages", live_.size()}};
   j["transfers"] = {{"host_to_device_bytes", h2d_bytes_}, {"device_to_host_bytes", d2h_bytes_}};
   return j.dump();
 }

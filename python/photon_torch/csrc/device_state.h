@@ -9,19 +9,21 @@
 #include <string>
 #include <vector>
 
+#include "models/optical_gemm/optical_gemm_config.h"
 #include "models/optical_gemm/optical_numerics.h"
 
 namespace photon::torchdev {
 
 /// What the device takes from a platform configuration (soc/platform_config.h).
 struct DeviceConfig {
-  std::string numerics = "ideal";        ///< optical_gemm.numerics: ideal | physical
-  optical::PhysicalParams physical;      ///< optical_gemm.{rows,cols,dac_bits,weight_bits,adc_bits,noise_std,seed}
-  uint64_t hbm_base = 0;                 ///< noc.hbm_base, data-NoC address of HBM byte 0
-  uint64_t capacity_bytes = 0;           ///< usable HBM bytes: hbm capacity, below cpu.ring_base if the ring is in HBM
+  Numerics numerics = Numerics::Ideal;  ///< optical_gemm.numerics: ideal | physical
+  optical::PhysicalParams
+      physical;                 ///< optical_gemm.{rows,cols,dac_bits,weight_bits,adc_bits,noise_std,seed}
+  uint64_t hbm_base = 0;        ///< noc.hbm_base, data-NoC address of HBM byte 0
+  uint64_t capacity_bytes = 0;  ///< usable HBM bytes: hbm capacity, below cpu.ring_base if the ring is in HBM
   /// The defaults of every key (configs/default.yaml's values).
   static DeviceConfig defaults();
-  std::string source;                    ///< "configs/default.yaml --set ..." (for the stats)
+  std::string source;  ///< "configs/default.yaml --set ..." (for the stats)
 };
 
 /// The device's part of a resolved configuration, the JSON that `photon config --config FILE
