@@ -1,0 +1,14 @@
+// The area of every unit of the platform, for the report (models/<unit>/<unit>_area.h).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "platform/config/platform_config.h"
+
+namespace photon {
+
+/// {"area_mm2": {unit: mm2, ..., "total": mm2}, "area_parts_mm2": {unit: {part: mm2}}} for dma,
+/// optical_gemm, ntt, vector, scratchpad, hbm and firmware_cpu, from `cfg` alone.
+nlohmann::json unit_area_report(const PlatformConfig& cfg);
+
+}  // namespace photon
