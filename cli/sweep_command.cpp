@@ -66,8 +66,12 @@ void add_sweep_command(CLI::App& app, int& status) {
       if (runs->empty() == (*slice < 0)) throw Error("sweep worker: give exactly one of --runs and --slice");
       status = sweep::sweep_worker(*dir, *runs, *slice, *notify);
     } catch (const Error& e) {
+      // The front end stops the sweep with this line; it comes on the notify pipe too, since the
+      // log (stderr) may be on the disk that is full.
       std::fprintf(stderr, "%s\n", e.what());
-      status = 2;  // the front end stops the sweep with this line
+      if (*notify) std::printf("fatal %s\n", e.what());
+      std::fflush(stdout);
+      status = 2;
     }
   });
 }

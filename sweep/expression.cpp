@@ -207,10 +207,9 @@ class Parser {
           size_t arity = 0;
           for (const auto& [name, k] : functions)
             if (name == t.text) arity = k;
-          if (!arity) {
-            --pos_;
-            fail("unknown function '" + t.text + "' (known: min, max, abs, log2, floor, ceil)");
-          }
+          if (!arity)
+            throw Error("column " + std::to_string(t.column) + ": unknown function '" + t.text +
+                        "' (known: min, max, abs, log2, floor, ceil)");
           n->kind = Node::Kind::Call;
           n->op = t.text;
           n->args.push_back(parse_or());

@@ -34,6 +34,7 @@ struct Worker {
   pid_t pid = -1;
   int fd = -1;
   std::string buf, log;
+  std::string fatal;  ///< the worker's "fatal MESSAGE" line: why it cannot go on
   std::vector<uint64_t> batch;
   std::set<uint64_t> started, done;
 };
@@ -150,6 +151,10 @@ void run_local(const SweepPlan& plan, const std::vector<uint64_t>& todo, const L
             w.buf.erase(0, nl + 1);
             const size_t sp = line.find(' ');
             if (sp == std::string::npos) continue;
+            if (line.compare(0, sp, "fatal") == 0) {
+              w.fatal = line.substr(sp + 1);
+              continue;
+            }
             const uint64_t run = std::stoull(line.substr(sp + 1));
             if (line.compare(0, sp, "start") == 0) {
               w.started.insert(run);
@@ -170,7 +175,7 @@ void run_local(const SweepPlan& plan, const std::vector<uint64_t>& todo, const L
         ws.erase(ws.begin() + long(i));
         if (WIFEXITED(st) && WEXITSTATUS(st) == 0) continue;
         if (WIFEXITED(st) && WEXITSTATUS(st) == kWorkerFatal) {
-          const std::string why = last_log_line(dead.log);
+          const std::string why = !dead.fatal.empty() ? dead.fatal : last_log_line(dead.log);
           stop_all(ws);
           throw Error(why.empty() ? "a worker stopped (see " + dead.log + ")" : why);
         }

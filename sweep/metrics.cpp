@@ -94,7 +94,7 @@ void check_metric_paths(const std::vector<MetricSpec>& metrics, const nlohmann::
     if (v) {
       if (!v->is_number() && !v->is_boolean())
         throw Error("metrics: " + m.name + ": report path '" + m.path + "' is " +
-                    (v->is_object() ? "a section" : v->is_array() ? "a list" : "not a number") +
+                    (v->is_object() ? "a section" : v->is_array() ? "a list" : v->is_string() ? "text" : "null") +
                     ", not a number");
       continue;
     }

@@ -154,8 +154,8 @@ void run_isolated(const std::string& dir, const SweepPlan& plan, const PlannedRu
     fs::remove(log, ec);
     return;
   }
-  if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 3)
-    throw Error(last_line(log));  // the result could not be written: stop the sweep
+  // Exit status 3: the child could not write its result (a full disk); writing the record below
+  // then fails the same way and stops the sweep with the reason.
   RunResult r = base_result(run);
   r.compile_s = compile_s;
   r.wall_s = now_s() - t0;
