@@ -89,6 +89,12 @@ void ResultDb::init(const SweepPlan& plan, const std::string& spec_text) {
   set_meta("spec_file", plan.spec_file);
   set_meta("spec", spec_text);
   set_meta("photon_version", plan.to_json().at("photon_version"));
+  // For readers of the table (the plotting script): which columns are parameters and metrics.
+  nlohmann::json params = nlohmann::json::array(), metrics = nlohmann::json::array();
+  for (const auto& p : plan.params) params.push_back(p.key);
+  for (const auto& m : plan.metrics) metrics.push_back({{"name", m.name}, {"path", m.path}});
+  set_meta("params", params.dump());
+  set_meta("metrics", metrics.dump());
   commit();
 }
 

@@ -321,6 +321,19 @@ TEST(SweepCli, ExportAndStatus) {
   const auto p = rows(out, "SELECT COUNT(*) FROM pareto WHERE front = 'latency_energy'");
   EXPECT_EQ(front, p.rows[0][0].get<int>());
   EXPECT_GE(front, 1);
+  // Plots: PNG and SVG of each figure, drawn by the project's script with matplotlib.
+  const CliResult pl = photon("sweep plot " + out);
+  ASSERT_EQ(pl.status, 0) << pl.err;
+  for (const char* fig : {"pareto_latency_energy", "pareto_latency_area", "sensitivity", "utilization"}) {
+    const std::string base = out + "/plots/lenet5_weights_" + fig;
+    EXPECT_EQ(slurp(base + ".png").substr(1, 3), "PNG") << base;
+    EXPECT_NE(slurp(base + ".svg").find("<svg"), std::string::npos) << base;
+  }
+  const std::string report = out + "/" + rows(out).rows[0][size_t(rows(out).column("report"))].get<std::string>();
+  const CliResult rl = photon("plot roofline " + report + " -o " + d + "/roof");
+  ASSERT_EQ(rl.status, 0) << rl.err;
+  EXPECT_EQ(slurp(d + "/roof.png").substr(1, 3), "PNG");
+  EXPECT_FALSE(fs::exists(d + "/roof.data.json"));
   const CliResult s = photon("sweep status " + out);
   EXPECT_EQ(s.status, 0) << s.err;
   EXPECT_NE(s.out.find("8 runs (8 design points, 0 skipped by constraints, 1 workloads); 8 ok"), std::string::npos) << s.out;
