@@ -40,6 +40,32 @@ ExprValue config_value(const PlatformConfig& cfg, const std::string& key) {
   return v.get<double>();
 }
 
+/// True when a constraint rejects point `a`, with each key's value taken from `a` when it sets
+/// the key and from `base` otherwise (used only for points whose configuration does not load).
+bool rejected_by_values(const std::vector<Expression>& constraints, const Assignment& a, const PlatformConfig& base) {
+  auto lookup = [&](const std::string& key) -> ExprValue {
+    for (const auto& [k, v] : a)
+      if (k == key) {
+        PlatformConfig probe(base);  // parse the text as the key's type
+        try {
+          probe.params().set(key, v);
+        } catch (const Error&) {
+          return v;
+        }
+        return config_value(probe, key);
+      }
+    return config_value(base, key);
+  };
+  for (const auto& c : constraints) {
+    try {
+      if (!c.holds(lookup)) return true;
+    } catch (const Error&) {
+      return false;
+    }
+  }
+  return false;
+}
+
 void remove_path(nlohmann::json& j, const std::string& key) {
   nlohmann::json* node = &j;
   size_t start = 0;
@@ -114,6 +140,7 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
     p.identity = sha256_hex(id.dump());
   }
 
+  const PlatformConfig base_values = load_point(spec, as_sets(spec.set), "set");
   const std::vector<Assignment> points = with_error_context(spec.file, [&] { return expand_design(spec); });
   p.design_points = points.size();
   std::set<std::string> seen;
@@ -124,7 +151,17 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
     kvs.insert(kvs.end(), a.begin(), a.end());
     const std::vector<std::string> sets = as_sets(kvs);
     const std::string where = describe_point(i, a);
-    const PlatformConfig cfg = load_point(spec, sets, where);
+    PlatformConfig cfg;
+    try {
+      cfg = load_point(spec, sets, where);
+    } catch (const Error&) {
+      // A point the configuration refuses is still skipped when a constraint rejects it, judged
+      // on the point's own values over the base's (e.g. "hbm.channels >= 8" keeps the command
+      // ring inside HBM).
+      if (constraints.empty() || !rejected_by_values(constraints, a, base_values)) throw;
+      ++p.skipped;
+      continue;
+    }
     bool keep = true;
     for (const auto& c : constraints) {
       try {

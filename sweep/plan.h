@@ -4,7 +4,9 @@
 // loads it (load_platform_config: the same ParamSet checks, presets first), so an unknown key or
 // an out-of-range value is an error naming the point and the key before anything runs. The
 // constraints are evaluated on the resolved configuration (any key may appear in them, swept or
-// not); points they reject are skipped and counted.
+// not); points they reject are skipped and counted. A point whose configuration does not load
+// is skipped too when a constraint rejects it judged on its own values over the base's (so a
+// constraint can keep out the points the configuration would refuse); otherwise it is the error.
 //
 // A run's key is the SHA-256 of its fully resolved configuration (JSON), the workload file's
 // content hash, its shapes and the photon version: equal keys are the same simulation, which is

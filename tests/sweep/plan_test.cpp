@@ -67,6 +67,18 @@ TEST(SweepPlan, BadValuesAreOneErrorNamingThePointAndTheKey) {
                 "'stationary' with a number");
 }
 
+TEST(SweepPlan, ConstraintsKeepOutPointsTheConfigurationRefuses) {
+  // With 2 or 4 channels HBM holds 2 or 4 GiB: the command ring at 4 GiB lies outside it.
+  const std::string grid = "grid:\n  hbm.channels: [2, 4, 8, 16]\n";
+  EXPECT_EQ(plan_error(grid), photon_test::spec_path() +
+                                  ": point 0 (hbm.channels=2): cpu.ring_base: command ring lies outside HBM capacity "
+                                  "(2147483648 bytes)");
+  const SweepPlan p = plan(grid + "constraints: hbm.channels >= 8\n");
+  ASSERT_EQ(p.runs.size(), 2u);
+  EXPECT_EQ(p.skipped, 2u);
+  EXPECT_EQ(p.runs[0].params["hbm.channels"], 8);
+}
+
 TEST(SweepPlan, KeysAreStableAndTellConfigurationsApart) {
   const std::string body = "grid:\n  hbm.tRCD: [12, 14, 16]\n  vector.lanes: [32, 64]\n";
   const SweepPlan a = plan(body), b = plan(body);
