@@ -1,8 +1,8 @@
 // photon sweep: design-space sweeps (sweep/, docs/sweep.md). This file only maps options.
 #include <cstdio>
 
+#include "base/error.h"
 #include "cli/commands.h"
-#include "platform/error.h"
 #include "sweep/plot.h"
 #include "sweep/sweep_run.h"
 
@@ -15,11 +15,13 @@ void add_sweep_command(CLI::App& app, int& status) {
   sub->add_option("-j,--jobs", o->jobs, "local worker processes (default: the number of cores)")
       ->check(CLI::Range(1u, 4096u));
   sub->add_option("--out", o->out, "results directory (default: ./<spec name>.sweep)");
-  sub->add_option("--backend", o->backend, "local (default) or slurm")->check(CLI::IsMember({"local", "slurm"}));
+  sub->add_option("--backend", o->backend, "local (default) or slurm")
+      ->check(CLI::IsMember({"local", "slurm"}));
   sub->add_flag("--resume", o->resume, "continue the sweep in --out: run only what has no result");
   sub->add_flag("--force", o->force, "replace the results of another sweep in --out");
   sub->add_flag("--retry-failed", o->retry_failed, "with --resume: run failed runs again too");
-  sub->add_option("--slurm-arg", o->slurm_args, "an sbatch option, e.g. --slurm-arg=--partition=debug (repeatable)")
+  sub->add_option("--slurm-arg", o->slurm_args,
+                  "an sbatch option, e.g. --slurm-arg=--partition=debug (repeatable)")
       ->allow_extra_args(false);
   sub->add_option("--slurm-tasks", o->slurm_tasks, "Slurm array tasks (default: min(runs, 100))")
       ->check(CLI::Range(uint64_t(1), uint64_t(1000000)));
@@ -27,12 +29,14 @@ void add_sweep_command(CLI::App& app, int& status) {
   sub->add_flag("--quiet,-q", o->quiet, "no progress and no summary");
   sub->callback([o, sub, &status] {
     if (!sub->get_subcommands().empty()) return;
-    if (o->spec.empty()) throw Error("photon sweep: give a SPEC.yaml, or one of: status, export, plot (see --help)");
+    if (o->spec.empty())
+      throw Error("photon sweep: give a SPEC.yaml, or one of: status, export, plot (see --help)");
     status = sweep::run_sweep(*o);
   });
 
   auto dir = std::make_shared<std::string>();
-  CLI::App* st = sub->add_subcommand("status", "counts, Slurm state and Pareto points of a sweep; merges new results");
+  CLI::App* st =
+      sub->add_subcommand("status", "counts, Slurm state and Pareto points of a sweep; merges new results");
   st->add_option("dir", *dir, "sweep directory")->required();
   st->callback([dir, &status] { status = sweep::sweep_status(*dir); });
 
@@ -47,7 +51,8 @@ void add_sweep_command(CLI::App& app, int& status) {
   });
 
   auto plot_out = std::make_shared<std::string>();
-  CLI::App* pl = sub->add_subcommand("plot", "Pareto fronts, sensitivity and utilisation plots (PNG and SVG)");
+  CLI::App* pl =
+      sub->add_subcommand("plot", "Pareto fronts, sensitivity and utilisation plots (PNG and SVG)");
   pl->add_option("dir", *dir, "sweep directory")->required();
   pl->add_option("--out", *plot_out, "output folder (default: DIR/plots)");
   pl->callback([dir, plot_out, &status] { status = sweep::plot_sweep(*dir, *plot_out); });
@@ -80,9 +85,11 @@ void add_plot_command(CLI::App& app, int& status) {
   CLI::App* sub = app.add_subcommand("plot", "plots of one run's report");
   sub->require_subcommand(1);
   auto report = std::make_shared<std::string>(), out = std::make_shared<std::string>();
-  CLI::App* rl = sub->add_subcommand("roofline", "ops by operational intensity vs achieved throughput (PNG and SVG)");
+  CLI::App* rl =
+      sub->add_subcommand("roofline", "ops by operational intensity vs achieved throughput (PNG and SVG)");
   rl->add_option("report", *report, "report JSON of photon run")->required();
-  rl->add_option("-o,--out", *out, "output file prefix (default: the report's name without .json, + _roofline)");
+  rl->add_option("-o,--out", *out,
+                 "output file prefix (default: the report's name without .json, + _roofline)");
   rl->callback([report, out, &status] { status = sweep::plot_roofline(*report, *out); });
 }
 

@@ -5,7 +5,7 @@
 
 #include <openssl/evp.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::sweep {
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::sweep {
 
@@ -26,12 +26,14 @@ class Uniform {
 
 /// Maps t in [0, 1) to a value of `d`.
 std::string value_at(const SampleDim& d, double t) {
-  if (!d.choices.empty()) return d.choices[std::min<size_t>(d.choices.size() - 1, size_t(t * double(d.choices.size())))];
+  if (!d.choices.empty())
+    return d.choices[std::min<size_t>(d.choices.size() - 1, size_t(t * double(d.choices.size())))];
   if (d.integer) {
     const double lo = std::ceil(d.from), hi = std::floor(d.to);
     double v;
     if (d.log) {
-      v = std::round(std::exp(std::log(std::max(lo, 0.5)) + t * (std::log(hi) - std::log(std::max(lo, 0.5)))));
+      v = std::round(
+          std::exp(std::log(std::max(lo, 0.5)) + t * (std::log(hi) - std::log(std::max(lo, 0.5)))));
     } else {
       v = std::floor(lo + t * (hi - lo + 1));
     }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::sweep {
 
@@ -41,7 +41,8 @@ std::vector<Token> tokenize(const std::string& s) {
     }
     Token t;
     t.column = i + 1;
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       const char* begin = s.c_str() + i;
       char* end = nullptr;
       t.number = (c == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X'))
@@ -54,7 +55,8 @@ std::vector<Token> tokenize(const std::string& s) {
         fail(i, "unexpected '" + std::string(1, s[i]) + "' after a number");
     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t j = i;
-      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_' || s[j] == '.')) ++j;
+      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_' || s[j] == '.'))
+        ++j;
       t.text = s.substr(i, j - i);
       if (t.text.back() == '.') fail(j - 1, "a name cannot end with '.'");
       t.kind = Token::Kind::Name;
@@ -156,18 +158,25 @@ class Parser {
   NodePtr parse_sum() {
     NodePtr a = parse_prod();
     while (true) {
-      if (accept("+")) a = binary("+", std::move(a), parse_prod());
-      else if (accept("-")) a = binary("-", std::move(a), parse_prod());
-      else return a;
+      if (accept("+"))
+        a = binary("+", std::move(a), parse_prod());
+      else if (accept("-"))
+        a = binary("-", std::move(a), parse_prod());
+      else
+        return a;
     }
   }
   NodePtr parse_prod() {
     NodePtr a = parse_unary();
     while (true) {
-      if (accept("*")) a = binary("*", std::move(a), parse_unary());
-      else if (accept("/")) a = binary("/", std::move(a), parse_unary());
-      else if (accept("%")) a = binary("%", std::move(a), parse_unary());
-      else return a;
+      if (accept("*"))
+        a = binary("*", std::move(a), parse_unary());
+      else if (accept("/"))
+        a = binary("/", std::move(a), parse_unary());
+      else if (accept("%"))
+        a = binary("%", std::move(a), parse_unary());
+      else
+        return a;
     }
   }
   NodePtr parse_unary() {
@@ -234,8 +243,7 @@ class Parser {
           return inner;
         }
         fail("unexpected '" + t.text + "'");
-      case Token::Kind::End:
-        fail("expected a value");
+      case Token::Kind::End: fail("expected a value");
     }
     fail("expected a value");
   }
@@ -287,8 +295,7 @@ ExprValue eval(const Node& n, const std::function<ExprValue(const std::string&)>
   }
   const ExprValue a = eval(*n.args[0], lookup), b = eval(*n.args[1], lookup);
   if (op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=") {
-    if (a.index() != b.index())
-      throw Error("'" + op + "' compares " + describe(a) + " with " + describe(b));
+    if (a.index() != b.index()) throw Error("'" + op + "' compares " + describe(a) + " with " + describe(b));
     int c = 0;
     if (std::holds_alternative<double>(a)) {
       const double x = std::get<double>(a), y = std::get<double>(b);
@@ -297,8 +304,12 @@ ExprValue eval(const Node& n, const std::function<ExprValue(const std::string&)>
       c = std::get<std::string>(a).compare(std::get<std::string>(b));
       c = c < 0 ? -1 : c > 0 ? 1 : 0;
     }
-    const bool r = op == "==" ? c == 0 : op == "!=" ? c != 0 : op == "<" ? c < 0 : op == "<=" ? c <= 0
-                 : op == ">" ? c > 0 : c >= 0;
+    const bool r = op == "=="   ? c == 0
+                   : op == "!=" ? c != 0
+                   : op == "<"  ? c < 0
+                   : op == "<=" ? c <= 0
+                   : op == ">"  ? c > 0
+                                : c >= 0;
     return r ? 1.0 : 0.0;
   }
   const double x = number(a, "'" + op + "'"), y = number(b, "'" + op + "'");
@@ -328,7 +339,8 @@ ExprValue Expression::evaluate(const std::function<ExprValue(const std::string&)
 
 bool Expression::holds(const std::function<ExprValue(const std::string&)>& lookup) const {
   const ExprValue v = evaluate(lookup);
-  if (!std::holds_alternative<double>(v)) throw Error("the expression is " + describe(v) + ", not true or false");
+  if (!std::holds_alternative<double>(v))
+    throw Error("the expression is " + describe(v) + ", not true or false");
   return std::get<double>(v) != 0;
 }
 

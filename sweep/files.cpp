@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::sweep {
 
@@ -58,7 +58,8 @@ nlohmann::json read_json(const std::string& path) {
 
 void prepare_sweep_dir(const std::string& dir) {
   std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) throw Error("exists and is not a directory").with_context(dir);
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw Error("exists and is not a directory").with_context(dir);
   for (const char* sub : {"", "results", "reports", "logs"}) {
     const fs::path p = fs::path(dir) / sub;
     fs::create_directories(p, ec);

@@ -13,7 +13,7 @@
 #include <map>
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "sweep/backend.h"
 #include "sweep/files.h"
 #include "sweep/run_result.h"
@@ -43,9 +43,7 @@ std::string last_log_line(const std::string& path) {
   std::string text;
   try {
     text = read_text(path);
-  } catch (const Error&) {
-    return "";
-  }
+  } catch (const Error&) { return ""; }
   while (!text.empty() && text.back() == '\n') text.pop_back();
   const size_t nl = text.rfind('\n');
   return nl == std::string::npos ? text : text.substr(nl + 1);
@@ -193,9 +191,10 @@ void run_local(const SweepPlan& plan, const std::vector<uint64_t>& todo, const L
             r.key = key;
             r.run = run;
             r.status = "crashed";
-            r.error = WIFSIGNALED(st) ? "its worker was killed by signal " + std::to_string(WTERMSIG(st)) + " (" +
-                                            strsignal(WTERMSIG(st)) + "), twice"
-                                      : "its worker exited with status " + std::to_string(WEXITSTATUS(st)) + ", twice";
+            r.error = WIFSIGNALED(st)
+                          ? "its worker was killed by signal " + std::to_string(WTERMSIG(st)) + " (" +
+                                strsignal(WTERMSIG(st)) + "), twice"
+                          : "its worker exited with status " + std::to_string(WEXITSTATUS(st)) + ", twice";
             r.host = host_name();
             r.finished_at = utc_now();
             write_atomic(result_path(o.dir, key), r.to_json().dump() + "\n");

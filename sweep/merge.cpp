@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "sweep/files.h"
 #include "sweep/pareto.h"
 #include "sweep/run_result.h"
@@ -17,13 +17,13 @@ namespace photon::sweep {
 
 namespace fs = std::filesystem;
 
-Merger::Merger(const std::string& dir, const SweepPlan& plan, ResultDb& db) : dir_(dir), plan_(plan), db_(db) {}
+Merger::Merger(const std::string& dir, const SweepPlan& plan, ResultDb& db)
+    : dir_(dir), plan_(plan), db_(db) {}
 
 Merger::~Merger() {
   try {
     commit();
-  } catch (const Error&) {
-  }
+  } catch (const Error&) {}
 }
 
 std::string Merger::merge(uint64_t run) {
@@ -59,13 +59,15 @@ void Merger::commit() {
 }
 
 void update_pareto(ResultDb& db) {
-  const Table t = db.query("SELECT workload, key, latency_ns, energy_pj, area_mm2 FROM results WHERE status = 'ok'");
+  const Table t =
+      db.query("SELECT workload, key, latency_ns, energy_pj, area_mm2 FROM results WHERE status = 'ok'");
   std::map<std::string, std::vector<size_t>> rows;  // workload -> row indices
   for (size_t i = 0; i < t.rows.size(); ++i) rows[t.rows[i][0].get<std::string>()].push_back(i);
   auto num = [](const nlohmann::json& v) {
     return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
   };
-  for (const auto& [front, col] : std::vector<std::pair<std::string, size_t>>{{"latency_energy", 3}, {"latency_area", 4}}) {
+  for (const auto& [front, col] :
+       std::vector<std::pair<std::string, size_t>>{{"latency_energy", 3}, {"latency_area", 4}}) {
     std::map<std::string, std::vector<std::string>> keys;
     for (const auto& [w, idx] : rows) {
       std::vector<std::pair<double, double>> pts;
@@ -91,6 +93,7 @@ std::string format_pj(double pj) {
   if (pj >= 1e12) return fmt::format("{:.3f} J", pj / 1e12);
   if (pj >= 1e9) return fmt::format("{:.3f} mJ", pj / 1e9);
   if (pj >= 1e6) return fmt::format("{:.3f} uJ", pj / 1e6);
+  if (pj >= 1e3) return fmt::format("{:.3f} nJ", pj / 1e3);
   return fmt::format("{:.1f} pJ", pj);
 }
 
@@ -108,18 +111,21 @@ void print_summary(const ResultDb& db, const SweepPlan& plan, size_t max_points)
   std::string failed;
   for (const auto& [s, n] : counts) {
     rows += n;
-    if (s == "ok") ok = n;
-    else failed += (failed.empty() ? "" : ", ") + std::to_string(n) + " " + s;
+    if (s == "ok")
+      ok = n;
+    else
+      failed += (failed.empty() ? "" : ", ") + std::to_string(n) + " " + s;
   }
   std::set<std::string> in_plan;
   for (const auto& r : plan.runs) in_plan.insert(r.key);
   uint64_t planned_done = 0;
   for (const auto& k : db.keys(false)) planned_done += in_plan.count(k);
-  std::printf("sweep %s: %zu runs (%llu design points, %llu skipped by constraints, %zu workloads); "
-              "%llu ok%s%s\n",
-              plan.name.c_str(), plan.runs.size(), (unsigned long long)plan.design_points,
-              (unsigned long long)plan.skipped, plan.workloads.size(), (unsigned long long)ok,
-              failed.empty() ? "" : ", ", failed.c_str());
+  std::printf(
+      "sweep %s: %zu runs (%llu design points, %llu skipped by constraints, %zu workloads); "
+      "%llu ok%s%s\n",
+      plan.name.c_str(), plan.runs.size(), (unsigned long long)plan.design_points,
+      (unsigned long long)plan.skipped, plan.workloads.size(), (unsigned long long)ok,
+      failed.empty() ? "" : ", ", failed.c_str());
   if (planned_done < plan.runs.size())
     std::printf("  %llu runs have no result yet\n", (unsigned long long)(plan.runs.size() - planned_done));
   if (rows > planned_done)
@@ -128,23 +134,28 @@ void print_summary(const ResultDb& db, const SweepPlan& plan, size_t max_points)
   std::string params;
   for (const auto& p : plan.params) params += ", r." + sql_ident(p.key);
   for (const auto& [front, y, label] : std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"latency_energy", "energy_pj", "latency vs energy"}, {"latency_area", "area_mm2", "latency vs area"}}) {
+           {"latency_energy", "energy_pj", "latency vs energy"},
+           {"latency_area", "area_mm2", "latency vs area"}}) {
     const Table t = db.query("SELECT r.workload, r.latency_ns, r.energy_pj, r.area_mm2" + params +
                              " FROM results r JOIN pareto p ON p.key = r.key AND p.front = '" + front +
                              "' ORDER BY r.workload, r.latency_ns, r." + y);
     std::map<std::string, std::vector<size_t>> by_w;
     for (size_t i = 0; i < t.rows.size(); ++i) by_w[t.rows[i][0].get<std::string>()].push_back(i);
     for (const auto& [w, idx] : by_w) {
-      std::printf("  %s: %zu Pareto point%s, %s:\n", w.c_str(), idx.size(), idx.size() == 1 ? "" : "s", label.c_str());
+      std::printf("  %s: %zu Pareto point%s, %s:\n", w.c_str(), idx.size(), idx.size() == 1 ? "" : "s",
+                  label.c_str());
       for (size_t k = 0; k < idx.size() && k < max_points; ++k) {
         const auto& row = t.rows[idx[k]];
         std::string vals;
-        for (size_t c = 4; c < row.size(); ++c) vals += (c > 4 ? " " : "") + t.columns[c] + "=" + text(row[c]);
-        std::printf("    %11s %11s %9s mm2  %s\n", row[1].is_number() ? format_ns(row[1].get<double>()).c_str() : "-",
-                    row[2].is_number() ? format_pj(row[2].get<double>()).c_str() : "-",
-                    row[3].is_number() ? fmt::format("{:.2f}", row[3].get<double>()).c_str() : "-", vals.c_str());
+        for (size_t c = 4; c < row.size(); ++c)
+          vals += (c > 4 ? " " : "") + t.columns[c] + "=" + text(row[c]);
+        std::printf(
+            "    %11s %11s %9s mm2  %s\n", row[1].is_number() ? format_ns(row[1].get<double>()).c_str() : "-",
+            row[2].is_number() ? format_pj(row[2].get<double>()).c_str() : "-",
+            row[3].is_number() ? fmt::format("{:.2f}", row[3].get<double>()).c_str() : "-", vals.c_str());
       }
-      if (idx.size() > max_points) std::printf("    ... (%zu more: photon sweep export)\n", idx.size() - max_points);
+      if (idx.size() > max_points)
+        std::printf("    ... (%zu more: photon sweep export)\n", idx.size() - max_points);
     }
   }
 }

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::sweep {
 
@@ -62,7 +62,8 @@ std::vector<MetricSpec> default_metrics(const std::vector<std::string>& units) {
   return m;
 }
 
-std::vector<MetricSpec> all_metrics(const std::vector<std::string>& units, const std::vector<MetricSpec>& extra) {
+std::vector<MetricSpec> all_metrics(const std::vector<std::string>& units,
+                                    const std::vector<MetricSpec>& extra) {
   std::vector<MetricSpec> m = default_metrics(units);
   for (const auto& e : extra) {
     for (const auto& d : m)
@@ -94,7 +95,10 @@ void check_metric_paths(const std::vector<MetricSpec>& metrics, const nlohmann::
     if (v) {
       if (!v->is_number() && !v->is_boolean())
         throw Error("metrics: " + m.name + ": report path '" + m.path + "' is " +
-                    (v->is_object() ? "a section" : v->is_array() ? "a list" : v->is_string() ? "text" : "null") +
+                    (v->is_object()   ? "a section"
+                     : v->is_array()  ? "a list"
+                     : v->is_string() ? "text"
+                                      : "null") +
                     ", not a number");
       continue;
     }

@@ -23,7 +23,8 @@ namespace photon::sweep {
 std::vector<MetricSpec> default_metrics(const std::vector<std::string>& units);
 
 /// Defaults followed by `extra`. Throws Error naming a metric whose name is taken.
-std::vector<MetricSpec> all_metrics(const std::vector<std::string>& units, const std::vector<MetricSpec>& extra);
+std::vector<MetricSpec> all_metrics(const std::vector<std::string>& units,
+                                    const std::vector<MetricSpec>& extra);
 
 /// The JSON value at `path` in `report`, or nullptr when the path does not lead anywhere.
 const nlohmann::json* find_path(const nlohmann::json& report, const std::string& path);

@@ -4,10 +4,10 @@
 #include <set>
 #include <tuple>
 
-#include "platform/config/platform_config.h"
-#include "platform/error.h"
+#include "base/error.h"
 #include "sweep/content_hash.h"
 #include "sweep/expression.h"
+#include "workloads/config/run_config.h"
 #include "workloads/driver/lowering_keys.h"
 #include "workloads/driver/run_report.h"
 
@@ -22,9 +22,9 @@ std::vector<std::string> as_sets(const std::vector<KeyValue>& kvs) {
 }
 
 /// Loads a point's configuration; an error names the spec and the point, not "--set".
-PlatformConfig load_point(const SweepSpec& spec, const std::vector<std::string>& sets, const std::string& where) {
+RunConfig load_point(const SweepSpec& spec, const std::vector<std::string>& sets, const std::string& where) {
   try {
-    return load_platform_config(spec.base_config, sets);
+    return load_run_config(spec.base_config, sets);
   } catch (const Error& e) {
     Error out(e.message());
     for (auto it = e.context().rbegin(); it != e.context().rend(); ++it)
@@ -33,8 +33,8 @@ PlatformConfig load_point(const SweepSpec& spec, const std::vector<std::string>&
   }
 }
 
-ExprValue config_value(const PlatformConfig& cfg, const std::string& key) {
-  const nlohmann::json v = cfg.params().value(key);
+ExprValue config_value(const ParamSet& ps, const std::string& key) {
+  const nlohmann::json v = ps.value(key);
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
   return v.get<double>();
@@ -42,26 +42,26 @@ ExprValue config_value(const PlatformConfig& cfg, const std::string& key) {
 
 /// True when a constraint rejects point `a`, with each key's value taken from `a` when it sets
 /// the key and from `base` otherwise (used only for points whose configuration does not load).
-bool rejected_by_values(const std::vector<Expression>& constraints, const Assignment& a, const PlatformConfig& base) {
+bool rejected_by_values(const std::vector<Expression>& constraints, const Assignment& a,
+                        const RunConfig& base) {
+  RunConfig cfg(base);
+  const ParamSet ps = bind_params(cfg);
   auto lookup = [&](const std::string& key) -> ExprValue {
     for (const auto& [k, v] : a)
       if (k == key) {
-        PlatformConfig probe(base);  // parse the text as the key's type
+        RunConfig probe(base);  // parse the text as the key's type
+        ParamSet pps = bind_params(probe);
         try {
-          probe.params().set(key, v);
-        } catch (const Error&) {
-          return v;
-        }
-        return config_value(probe, key);
+          pps.set(key, v);
+        } catch (const Error&) { return v; }
+        return config_value(pps, key);
       }
-    return config_value(base, key);
+    return config_value(ps, key);
   };
   for (const auto& c : constraints) {
     try {
       if (!c.holds(lookup)) return true;
-    } catch (const Error&) {
-      return false;
-    }
+    } catch (const Error&) { return false; }
   }
   return false;
 }
@@ -104,43 +104,47 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
   p.base_config = spec.base_config;
   p.metrics = metrics;
   p.timeout_s = spec.timeout_s;
-  static const PlatformConfig defaults;
+  static RunConfig defaults_cfg;
+  static const ParamSet defaults = bind_params(defaults_cfg);
   const std::vector<std::string> swept = spec.swept_keys();
   for (const auto& k : swept) {
-    const ParamSet::Kind kind = defaults.params().param(k).kind;
-    const char* type = kind == ParamSet::Kind::Double ? "REAL"
-                       : (kind == ParamSet::Kind::UInt || kind == ParamSet::Kind::UInt32 || kind == ParamSet::Kind::Bool)
-                           ? "INTEGER"
-                           : "TEXT";
+    const ParamSet::Kind kind = defaults.param(k).kind;
+    const char* type =
+        kind == ParamSet::Kind::Double ? "REAL"
+        : (kind == ParamSet::Kind::UInt || kind == ParamSet::Kind::UInt32 || kind == ParamSet::Kind::Bool)
+            ? "INTEGER"
+            : "TEXT";
     p.params.push_back({k, type});
   }
   for (const auto& w : spec.workloads) {
     PlannedWorkload pw{w, workload_frontend(w.file), ""};
     if (pw.frontend.empty())
-      throw Error("workloads: unknown workload type (expected .onnx, .mlir, .pcs or .pasm)").with_context(w.file);
+      throw Error("workloads: unknown workload type (expected .onnx, .mlir, .pcs or .pasm)")
+          .with_context(w.file);
     pw.content_sha = sha256_file(w.file);
     p.workloads.push_back(std::move(pw));
   }
   std::vector<Expression> constraints;
   for (const auto& text : spec.constraints) {
     const std::string ctx = "constraints: '" + text + "'";
-    constraints.push_back(with_error_context(spec.file, [&] { return with_error_context(ctx, [&] { return Expression(text); }); }));
+    constraints.push_back(with_error_context(
+        spec.file, [&] { return with_error_context(ctx, [&] { return Expression(text); }); }));
     for (const auto& name : constraints.back().names())
-      if (!defaults.params().has(name))
+      if (!defaults.has(name))
         throw Error("unknown configuration key '" + name + "'").with_context(ctx).with_context(spec.file);
   }
 
   // What makes two sweeps comparable (SweepPlan::identity).
   {
-    PlatformConfig base = load_point(spec, as_sets(spec.set), "set");
-    nlohmann::json id = {{"base", base.to_json()}, {"swept", swept}, {"version", kPhotonVersion}};
+    RunConfig base = load_point(spec, as_sets(spec.set), "set");
+    nlohmann::json id = {{"base", config_json(base)}, {"swept", swept}, {"version", kPhotonVersion}};
     for (const auto& k : swept) remove_path(id["base"], k);
     for (const auto& w : p.workloads) id["workloads"].push_back({w.spec.name, w.content_sha, w.spec.shapes});
     for (const auto& m : metrics) id["metrics"].push_back({m.name, m.path});
     p.identity = sha256_hex(id.dump());
   }
 
-  const PlatformConfig base_values = load_point(spec, as_sets(spec.set), "set");
+  const RunConfig base_values = load_point(spec, as_sets(spec.set), "set");
   const std::vector<Assignment> points = with_error_context(spec.file, [&] { return expand_design(spec); });
   p.design_points = points.size();
   std::set<std::string> seen;
@@ -151,7 +155,7 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
     kvs.insert(kvs.end(), a.begin(), a.end());
     const std::vector<std::string> sets = as_sets(kvs);
     const std::string where = describe_point(i, a);
-    PlatformConfig cfg;
+    RunConfig cfg;
     try {
       cfg = load_point(spec, sets, where);
     } catch (const Error&) {
@@ -162,12 +166,16 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
       ++p.skipped;
       continue;
     }
+    const ParamSet ps = bind_params(cfg);
     bool keep = true;
     for (const auto& c : constraints) {
       try {
-        keep = c.holds([&](const std::string& k) { return config_value(cfg, k); });
+        keep = c.holds([&](const std::string& k) { return config_value(ps, k); });
       } catch (const Error& e) {
-        throw Error(e.message()).with_context("constraints: '" + c.text() + "'").with_context(where).with_context(spec.file);
+        throw Error(e.message())
+            .with_context("constraints: '" + c.text() + "'")
+            .with_context(where)
+            .with_context(spec.file);
       }
       if (!keep) break;
     }
@@ -175,9 +183,9 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
       ++p.skipped;
       continue;
     }
-    const nlohmann::json resolved = cfg.to_json();
+    const nlohmann::json resolved = ps.to_json();
     nlohmann::json params = nlohmann::json::object();
-    for (const auto& k : swept) params[k] = cfg.params().value(k);
+    for (const auto& k : swept) params[k] = ps.value(k);
     bool duplicate = false;
     for (uint32_t w = 0; w < p.workloads.size(); ++w) {
       PlannedRun r;
@@ -190,7 +198,8 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
       }
       r.group = std::to_string(w) + ":" +
                 sha256_hex(lowering_signature(cfg, p.workloads[w].frontend) + "\n" +
-                           nlohmann::json(p.workloads[w].spec.shapes).dump()).substr(0, 16);
+                           nlohmann::json(p.workloads[w].spec.shapes).dump())
+                    .substr(0, 16);
       r.sets = sets;
       r.params = params;
       p.runs.push_back(std::move(r));
@@ -199,7 +208,8 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
   }
   if (progress) progress(points.size(), points.size());
   if (p.runs.empty())
-    throw Error("the constraints reject all " + std::to_string(points.size()) + " points").with_context(spec.file);
+    throw Error("the constraints reject all " + std::to_string(points.size()) + " points")
+        .with_context(spec.file);
   std::stable_sort(p.runs.begin(), p.runs.end(), [](const PlannedRun& a, const PlannedRun& b) {
     return std::tie(a.workload, a.group, a.point) < std::tie(b.workload, b.group, b.point);
   });
@@ -208,18 +218,32 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
 }
 
 nlohmann::json SweepPlan::to_json() const {
-  nlohmann::json j = {{"name", name}, {"spec_file", spec_file}, {"base_config", base_config},
-                      {"timeout_s", timeout_s}, {"design_points", design_points}, {"skipped", skipped},
-                      {"duplicates", duplicates}, {"identity", identity}, {"photon_version", kPhotonVersion}};
+  nlohmann::json j = {{"name", name},
+                      {"spec_file", spec_file},
+                      {"base_config", base_config},
+                      {"timeout_s", timeout_s},
+                      {"design_points", design_points},
+                      {"skipped", skipped},
+                      {"duplicates", duplicates},
+                      {"identity", identity},
+                      {"photon_version", kPhotonVersion}};
   for (const auto& c : params) j["params"].push_back({{"key", c.key}, {"type", c.sql_type}});
   for (const auto& m : metrics) j["metrics"].push_back({{"name", m.name}, {"path", m.path}});
   for (const auto& w : workloads)
-    j["workloads"].push_back({{"name", w.spec.name}, {"file", w.spec.file}, {"shapes", w.spec.shapes},
-                              {"frontend", w.frontend}, {"content_sha", w.content_sha}});
+    j["workloads"].push_back({{"name", w.spec.name},
+                              {"file", w.spec.file},
+                              {"shapes", w.spec.shapes},
+                              {"frontend", w.frontend},
+                              {"content_sha", w.content_sha}});
   j["runs"] = nlohmann::json::array();
   for (const auto& r : runs)
-    j["runs"].push_back({{"index", r.index}, {"point", r.point}, {"workload", r.workload}, {"key", r.key},
-                         {"group", r.group}, {"sets", r.sets}, {"params", r.params}});
+    j["runs"].push_back({{"index", r.index},
+                         {"point", r.point},
+                         {"workload", r.workload},
+                         {"key", r.key},
+                         {"group", r.group},
+                         {"sets", r.sets},
+                         {"params", r.params}});
   return j;
 }
 
@@ -234,7 +258,8 @@ SweepPlan SweepPlan::from_json(const nlohmann::json& j) {
     p.skipped = j.at("skipped");
     p.duplicates = j.at("duplicates");
     p.identity = j.at("identity");
-    for (const auto& c : j.value("params", nlohmann::json::array())) p.params.push_back({c.at("key"), c.at("type")});
+    for (const auto& c : j.value("params", nlohmann::json::array()))
+      p.params.push_back({c.at("key"), c.at("type")});
     for (const auto& m : j.at("metrics")) p.metrics.push_back({m.at("name"), m.at("path")});
     for (const auto& w : j.at("workloads")) {
       PlannedWorkload pw;

@@ -29,11 +29,11 @@ namespace photon::sweep {
 
 /// One simulation of the sweep.
 struct PlannedRun {
-  uint64_t index = 0;     ///< position in the plan
-  uint64_t point = 0;     ///< design point (position in expand_design, before constraints)
-  uint32_t workload = 0;  ///< index into SweepPlan::workloads
-  std::string key;        ///< result key (64 hex digits)
-  std::string group;      ///< lowering group (runs of one group compile to the same program)
+  uint64_t index = 0;             ///< position in the plan
+  uint64_t point = 0;             ///< design point (position in expand_design, before constraints)
+  uint32_t workload = 0;          ///< index into SweepPlan::workloads
+  std::string key;                ///< result key (64 hex digits)
+  std::string group;              ///< lowering group (runs of one group compile to the same program)
   std::vector<std::string> sets;  ///< overrides "k=v": the spec's set, then the point's values
   nlohmann::json params = nlohmann::json::object();  ///< resolved value of each swept key
 };
@@ -54,15 +54,15 @@ struct ParamColumn {
 struct SweepPlan {
   std::string name;
   std::string spec_file;
-  std::string base_config;     ///< absolute path
+  std::string base_config;  ///< absolute path
   std::vector<ParamColumn> params;
   std::vector<MetricSpec> metrics;
   std::vector<PlannedWorkload> workloads;
   std::vector<PlannedRun> runs;  ///< sorted by workload, then lowering group, then point
   double timeout_s = 600;
-  uint64_t design_points = 0;    ///< points in the design before constraints
-  uint64_t skipped = 0;          ///< points the constraints rejected
-  uint64_t duplicates = 0;       ///< points whose resolved configuration repeats an earlier one
+  uint64_t design_points = 0;  ///< points in the design before constraints
+  uint64_t skipped = 0;        ///< points the constraints rejected
+  uint64_t duplicates = 0;     ///< points whose resolved configuration repeats an earlier one
   /// SHA-256 of what makes two sweeps comparable: the base configuration resolved with the
   /// spec's set (swept keys left out), the swept keys, the workloads (name, content, shapes),
   /// the metrics and the photon version. Extending a grid keeps it; changing any of those

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "sweep/files.h"
 #include "sweep/roofline.h"
 #include "sweep/subprocess.h"

@@ -6,9 +6,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "platform/config/platform_config.h"
-#include "platform/error.h"
-#include "platform/platform.h"
+#include "base/error.h"
+#include "soc/platform.h"
+#include "workloads/config/run_config.h"
 #include "workloads/driver/run_report.h"
 #include "workloads/driver/workload.h"
 
@@ -24,7 +24,7 @@ nlohmann::json probe_report(const std::string& base_config, const std::vector<st
     std::string out;
     int code = 0;
     try {
-      const PlatformConfig cfg = load_platform_config(base_config, sets);
+      const RunConfig cfg = load_run_config(base_config, sets);
       CompiledWorkload w;
       w.frontend = fhe ? "heir" : "pcs";
       w.program.commands.push_back(pcs::make_end());

@@ -17,9 +17,12 @@ std::string format_duration(double s) {
   if (s < 0) s = 0;
   const long t = long(std::llround(s));
   char buf[32];
-  if (t < 60) std::snprintf(buf, sizeof buf, "%ld s", t);
-  else if (t < 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld", t / 60, t % 60);
-  else std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
+  if (t < 60)
+    std::snprintf(buf, sizeof buf, "%ld s", t);
+  else if (t < 3600)
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", t / 60, t % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
   return buf;
 }
 

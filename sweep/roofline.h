@@ -24,8 +24,8 @@ namespace photon::sweep {
 ///    ops: [{name, kind, unit, ops, hbm_bytes, latency_ns, intensity (null: no HBM bytes), gops,
 ///           bound: "memory" | "compute"}]}
 /// `unit` of an op is the unit doing most of its counted work (optical_gemm or vector; ntt for
-/// FHE); an op is memory-bound when its intensity is below that unit's ridge point (ceiling / HBM bandwidth). Rows without ops or
-/// time are left out. Throws Error for a report without config or ops.
+/// FHE); an op is memory-bound when its intensity is below that unit's ridge point (ceiling / HBM bandwidth).
+/// Rows without ops or time are left out. Throws Error for a report without config or ops.
 nlohmann::json roofline_data(const nlohmann::json& report);
 
 }  // namespace photon::sweep

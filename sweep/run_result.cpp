@@ -4,16 +4,18 @@
 
 #include <ctime>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace photon::sweep {
 
 nlohmann::json RunResult::to_json() const {
   nlohmann::json m = nlohmann::json::object();
   for (const auto& [name, v] : metrics) m[name] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-  return {{"key", key}, {"run", run}, {"status", status}, {"error", error}, {"wall_s", wall_s},
-          {"compile_s", compile_s}, {"metrics", m}, {"has_report", has_report}, {"host", host},
-          {"finished_at", finished_at}};
+  return {{"key", key},       {"run", run},
+          {"status", status}, {"error", error},
+          {"wall_s", wall_s}, {"compile_s", compile_s},
+          {"metrics", m},     {"has_report", has_report},
+          {"host", host},     {"finished_at", finished_at}};
 }
 
 RunResult RunResult::from_json(const nlohmann::json& j) {

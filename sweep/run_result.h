@@ -14,17 +14,17 @@ namespace photon::sweep {
 
 struct RunResult {
   std::string key;
-  uint64_t run = 0;           ///< index in the plan
+  uint64_t run = 0;  ///< index in the plan
   /// ok | unit_error | firmware_error | deadlock (the simulation's own status, as `photon run`)
   /// | error (the configuration or workload was refused) | timeout | crashed (the process died).
   std::string status;
-  std::string error;          ///< one line, empty when ok
-  double wall_s = 0;          ///< elaboration + simulation + report of this run, s
-  double compile_s = 0;       ///< compiling its lowering group's program (shared by the group), s
+  std::string error;     ///< one line, empty when ok
+  double wall_s = 0;     ///< elaboration + simulation + report of this run, s
+  double compile_s = 0;  ///< compiling its lowering group's program (shared by the group), s
   std::map<std::string, std::optional<double>> metrics;  ///< by metric name; nullopt: not in the report
-  bool has_report = false;    ///< DIR/reports/KEY.json was written
-  std::string host;           ///< where it ran
-  std::string finished_at;    ///< UTC, ISO 8601
+  bool has_report = false;                               ///< DIR/reports/KEY.json was written
+  std::string host;                                      ///< where it ran
+  std::string finished_at;                               ///< UTC, ISO 8601
 
   bool ok() const { return status == "ok"; }
   nlohmann::json to_json() const;

@@ -7,7 +7,7 @@
 #include <set>
 #include <thread>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "sweep/backend.h"
 #include "sweep/files.h"
 #include "sweep/subprocess.h"
@@ -60,7 +60,8 @@ std::string submit_slurm(const SweepPlan& plan, const std::vector<uint64_t>& tod
   write_atomic(slices_file, nlohmann::json({{"slices", slices}}).dump() + "\n");
   const std::string dir = fs::absolute(o.dir).lexically_normal().string();
   std::string script = "#!/bin/bash\n";
-  script += "# photon sweep " + plan.name + ": " + std::to_string(todo.size()) + " runs in " + std::to_string(tasks) +
+  script += "# photon sweep " + plan.name + ": " + std::to_string(todo.size()) + " runs in " +
+            std::to_string(tasks) +
             " array tasks. Each task runs its slice of DIR/slurm/slices.json and writes one result file per\n"
             "# run into DIR/results; `photon sweep status DIR` merges them into DIR/results.sqlite.\n";
   script += "#SBATCH --job-name=photon-sweep\n";
@@ -150,7 +151,8 @@ std::vector<uint64_t> slurm_slice(const SweepPlan& plan, const std::string& dir,
   for (const auto& k : j["slices"][task]) {
     auto it = index.find(k.get<std::string>());
     if (it == index.end())
-      throw Error("run " + k.get<std::string>() + " of slice " + std::to_string(task) + " is not in the plan").with_context(file);
+      throw Error("run " + k.get<std::string>() + " of slice " + std::to_string(task) + " is not in the plan")
+          .with_context(file);
     out.push_back(it->second);
   }
   return out;

@@ -7,9 +7,9 @@
 namespace photon::sweep {
 
 struct CommandResult {
-  int status = -1;   ///< exit status; 127 when it could not be started
-  std::string out;   ///< standard output
-  std::string err;   ///< standard error
+  int status = -1;  ///< exit status; 127 when it could not be started
+  std::string out;  ///< standard output
+  std::string err;  ///< standard error
 };
 
 /// Runs argv[0] (searched in PATH) with `argv` and waits for it; no shell is involved.

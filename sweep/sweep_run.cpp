@@ -11,7 +11,7 @@
 #include <fstream>
 #include <set>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "sweep/backend.h"
 #include "sweep/files.h"
 #include "sweep/merge.h"
@@ -50,7 +50,8 @@ class InterruptGuard {
   }
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 
 std::string db_path(const std::string& dir) { return (fs::path(dir) / "results.sqlite").string(); }
@@ -66,9 +67,11 @@ SweepPlan load_plan(const std::string& dir) {
 /// Removes what a sweep wrote in `dir` (only its own files and folders).
 void clear_sweep_dir(const std::string& dir) {
   std::error_code ec;
-  for (const char* f : {"results.sqlite", "results.sqlite-wal", "results.sqlite-shm", "plan.json", "spec.yaml"})
+  for (const char* f :
+       {"results.sqlite", "results.sqlite-wal", "results.sqlite-shm", "plan.json", "spec.yaml"})
     fs::remove(fs::path(dir) / f, ec);
-  for (const char* d : {"results", "reports", "logs", "slurm", "plots"}) fs::remove_all(fs::path(dir) / d, ec);
+  for (const char* d : {"results", "reports", "logs", "slurm", "plots"})
+    fs::remove_all(fs::path(dir) / d, ec);
 }
 
 double now_s() {
@@ -113,13 +116,16 @@ int run_sweep(const SweepOptions& o) {
   with_error_context(spec.file, [&] { check_metric_paths(metrics, probe); });
   const bool tty = ::isatty(2) && !o.quiet;
   const SweepPlan plan = make_plan(spec, metrics, [&](uint64_t i, uint64_t n) {
-    if (tty && n > 200) std::fprintf(stderr, "\r\033[Kphoton sweep: checking point %llu of %llu", (unsigned long long)i, (unsigned long long)n);
+    if (tty && n > 200)
+      std::fprintf(stderr, "\r\033[Kphoton sweep: checking point %llu of %llu", (unsigned long long)i,
+                   (unsigned long long)n);
   });
   if (tty && plan.design_points > 200) std::fprintf(stderr, "\r\033[K");
 
   // The directory: another sweep's results are refused unless --force.
   std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) throw Error("exists and is not a directory").with_context(dir);
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw Error("exists and is not a directory").with_context(dir);
   fs::create_directories(dir, ec);
   if (ec) throw Error("cannot create the directory: " + ec.message()).with_context(dir);
   DirLock lock(dir);
@@ -127,14 +133,16 @@ int run_sweep(const SweepOptions& o) {
     ResultDb old(db_path(dir), false, true);
     const auto id = old.meta("identity");
     if (id && *id != plan.identity)
-      throw Error("holds the results of another sweep (its base configuration, parameters, workloads, metrics or "
-                  "photon version differ); --force replaces them, or choose another --out")
+      throw Error(
+          "holds the results of another sweep (its base configuration, parameters, workloads, metrics or "
+          "photon version differ); --force replaces them, or choose another --out")
           .with_context(dir);
     if (!o.resume && old.has_results_table())
       throw Error("already holds this sweep's results; --resume continues it, --force starts it over")
           .with_context(dir);
     if (const auto job = old.meta("slurm_job"); job && !slurm_job_state(*job).empty())
-      throw Error("Slurm job " + *job + " of this sweep is still queued; wait for it (photon sweep status) or scancel it")
+      throw Error("Slurm job " + *job +
+                  " of this sweep is still queued; wait for it (photon sweep status) or scancel it")
           .with_context(dir);
   }
   if (o.force) clear_sweep_dir(dir);
@@ -209,12 +217,14 @@ int run_sweep(const SweepOptions& o) {
   const std::set<std::string> now_have = db.keys(false);
   for (const auto& r : plan.runs) missing += !now_have.count(r.key);
   if (interrupted) {
-    std::fprintf(stderr, "photon sweep: interrupted; %llu runs still to do: photon sweep %s --out %s --resume\n",
+    std::fprintf(stderr,
+                 "photon sweep: interrupted; %llu runs still to do: photon sweep %s --out %s --resume\n",
                  (unsigned long long)missing, o.spec.c_str(), dir.c_str());
     return 130;
   }
   if (missing && !(o.backend == "slurm" && o.no_wait)) {
-    std::fprintf(stderr, "photon sweep: %llu runs have no result (a worker or Slurm task died); --resume runs them\n",
+    std::fprintf(stderr,
+                 "photon sweep: %llu runs have no result (a worker or Slurm task died); --resume runs them\n",
                  (unsigned long long)missing);
     return 1;
   }
@@ -253,7 +263,8 @@ void sweep_export(const std::string& dir, const std::string& csv, const std::str
   ResultDb db(db_path(dir), false, true);
   const Table t = db.query(
       "SELECT r.*, EXISTS (SELECT 1 FROM pareto p WHERE p.key = r.key AND p.front = 'latency_energy') AS "
-      "pareto_latency_energy, EXISTS (SELECT 1 FROM pareto p WHERE p.key = r.key AND p.front = 'latency_area') AS "
+      "pareto_latency_energy, EXISTS (SELECT 1 FROM pareto p WHERE p.key = r.key AND p.front = "
+      "'latency_area') AS "
       "pareto_latency_area FROM results r ORDER BY r.workload, r.point");
   if (!csv.empty()) {
     auto field = [](const nlohmann::json& v) {

@@ -16,16 +16,16 @@ namespace photon::sweep {
 
 struct SweepOptions {
   std::string spec;
-  std::string out;                 ///< DIR; default: ./<spec name>.sweep
-  unsigned jobs = 0;               ///< local workers; 0: the number of cores
-  std::string backend = "local";   ///< local | slurm
-  bool resume = false;             ///< continue the sweep in DIR
-  bool force = false;              ///< replace another sweep's results in DIR
-  bool retry_failed = false;       ///< with --resume: run failed runs again
-  bool quiet = false;              ///< no progress and no summary
+  std::string out;                      ///< DIR; default: ./<spec name>.sweep
+  unsigned jobs = 0;                    ///< local workers; 0: the number of cores
+  std::string backend = "local";        ///< local | slurm
+  bool resume = false;                  ///< continue the sweep in DIR
+  bool force = false;                   ///< replace another sweep's results in DIR
+  bool retry_failed = false;            ///< with --resume: run failed runs again
+  bool quiet = false;                   ///< no progress and no summary
   std::vector<std::string> slurm_args;  ///< passed to sbatch
-  uint64_t slurm_tasks = 0;        ///< array tasks; 0: min(runs, 100)
-  bool no_wait = false;            ///< slurm: submit and return
+  uint64_t slurm_tasks = 0;             ///< array tasks; 0: min(runs, 100)
+  bool no_wait = false;                 ///< slurm: submit and return
 };
 
 /// Returns the exit status: 0 when every run has a result (failed runs are results), 1 when

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "platform/config/platform_config.h"
-#include "platform/error.h"
+#include "base/error.h"
+#include "workloads/config/run_config.h"
 
 namespace photon::sweep {
 
@@ -44,7 +44,8 @@ struct Reader {
     const std::string s = scalar(n, what);
     char* end = nullptr;
     const double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end != '\0' || !std::isfinite(v)) fail(n, what + ": expected a number, got '" + s + "'");
+    if (s.empty() || *end != '\0' || !std::isfinite(v))
+      fail(n, what + ": expected a number, got '" + s + "'");
     return v;
   }
   uint64_t count(const YAML::Node& n, const std::string& what) const {
@@ -57,9 +58,7 @@ struct Reader {
   const ParamSet::Param& param(const YAML::Node& n, const std::string& key) const {
     try {
       return params.param(key);
-    } catch (const Error& e) {
-      fail(n, e.message());
-    }
+    } catch (const Error& e) { fail(n, e.message()); }
   }
   bool integer_kind(const ParamSet::Param& p) const {
     return p.kind == ParamSet::Kind::UInt || p.kind == ParamSet::Kind::UInt32;
@@ -74,7 +73,8 @@ struct Reader {
     return (p.is_absolute() ? p : dir / p).lexically_normal().string();
   }
   /// A mapping's entries in order; a key given twice is an error.
-  std::vector<std::pair<YAML::Node, YAML::Node>> entries(const YAML::Node& map, const std::string& what) const {
+  std::vector<std::pair<YAML::Node, YAML::Node>> entries(const YAML::Node& map,
+                                                         const std::string& what) const {
     if (!map.IsMap()) fail(map, what + ": expected a mapping");
     std::vector<std::pair<YAML::Node, YAML::Node>> out;
     std::set<std::string> seen;
@@ -101,14 +101,20 @@ std::vector<std::string> axis_values(const Reader& r, const YAML::Node& key_node
     bool log = false, has_from = false, has_to = false;
     for (const auto& [k, val] : r.entries(v, what)) {
       const std::string name = k.Scalar();
-      if (name == "from") from = r.number(val, what + ".from"), has_from = true;
-      else if (name == "to") to = r.number(val, what + ".to"), has_to = true;
-      else if (name == "step") step = r.number(val, what + ".step");
-      else if (name == "factor") factor = r.number(val, what + ".factor");
-      else if (name == "count") count = r.count(val, what + ".count");
+      if (name == "from")
+        from = r.number(val, what + ".from"), has_from = true;
+      else if (name == "to")
+        to = r.number(val, what + ".to"), has_to = true;
+      else if (name == "step")
+        step = r.number(val, what + ".step");
+      else if (name == "factor")
+        factor = r.number(val, what + ".factor");
+      else if (name == "count")
+        count = r.count(val, what + ".count");
       else if (name == "scale") {
         const std::string s = r.scalar(val, what + ".scale");
-        if (s != "linear" && s != "log") r.fail(val, what + ".scale: expected linear or log, got '" + s + "'");
+        if (s != "linear" && s != "log")
+          r.fail(val, what + ".scale: expected linear or log, got '" + s + "'");
         log = s == "log";
       } else {
         r.fail(k, what + ": unknown range field '" + name + "' (from, to, step, count, factor, scale)");
@@ -118,7 +124,8 @@ std::vector<std::string> axis_values(const Reader& r, const YAML::Node& key_node
     const int given = (step != 0) + (factor != 0) + (count != 0);
     if (given != 1) r.fail(v, what + ": give exactly one of step, count (with scale) or factor");
     if (factor != 0) log = true;
-    if (step != 0 && log) r.fail(v, what + ": step is for linear ranges; use factor or count with scale: log");
+    if (step != 0 && log)
+      r.fail(v, what + ": step is for linear ranges; use factor or count with scale: log");
     const bool integer = r.integer_kind(p);
     std::vector<double> xs;
     with_error_context(r.at(v), [&] {
@@ -166,8 +173,10 @@ SampleSpec read_sample(const Reader& r, const YAML::Node& n, std::vector<std::st
           bool has_from = false, has_to = false;
           for (const auto& [f, fv] : r.entries(vv, what)) {
             const std::string field = f.Scalar();
-            if (field == "from") d.from = r.number(fv, what + ".from"), has_from = true;
-            else if (field == "to") d.to = r.number(fv, what + ".to"), has_to = true;
+            if (field == "from")
+              d.from = r.number(fv, what + ".from"), has_from = true;
+            else if (field == "to")
+              d.to = r.number(fv, what + ".to"), has_to = true;
             else if (field == "scale") {
               const std::string sc = r.scalar(fv, what + ".scale");
               if (sc != "linear" && sc != "log") r.fail(fv, what + ".scale: expected linear or log");
@@ -180,7 +189,8 @@ SampleSpec read_sample(const Reader& r, const YAML::Node& n, std::vector<std::st
           if (d.from > d.to) r.fail(vv, what + ": from is larger than to (an empty range)");
           if (d.log && d.from <= 0) r.fail(vv, what + ": a log range needs from > 0");
           d.integer = r.integer_kind(p);
-          if (d.integer && std::floor(d.to) < std::ceil(d.from)) r.fail(vv, what + ": no integer in the range");
+          if (d.integer && std::floor(d.to) < std::ceil(d.from))
+            r.fail(vv, what + ": no integer in the range");
         } else {
           r.fail(vv, what + ": expected a range {from, to} or a list of values");
         }
@@ -228,7 +238,8 @@ std::vector<double> linear_range(double from, double to, double step, uint64_t c
     if (integer && (from != std::floor(from) || step != std::floor(step)))
       throw Error("an integer key needs a whole-number from and step");
     const double n = std::floor((to - from) / step * (1 + 1e-12) + 1e-9);
-    if (n + 1 > double(kMaxAxisValues)) throw Error("more than " + std::to_string(kMaxAxisValues) + " values");
+    if (n + 1 > double(kMaxAxisValues))
+      throw Error("more than " + std::to_string(kMaxAxisValues) + " values");
     for (double i = 0; i <= n; ++i) out.push_back(from + i * step);
   }
   if (integer)
@@ -269,13 +280,15 @@ std::vector<double> log_range(double from, double to, double factor, uint64_t co
 }
 
 std::string format_value(double v, bool integer) {
-  if (integer || (v == std::floor(v) && std::fabs(v) < 9.0e15)) return fmt::format("{}", int64_t(std::llround(v)));
+  if (integer || (v == std::floor(v) && std::fabs(v) < 9.0e15))
+    return fmt::format("{}", int64_t(std::llround(v)));
   return fmt::format("{}", v);
 }
 
 SweepSpec parse_sweep_spec(const std::string& path) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) throw Error("is a directory, expected a sweep spec (YAML)").with_context(path);
+  if (fs::is_directory(path, ec))
+    throw Error("is a directory, expected a sweep spec (YAML)").with_context(path);
   std::ifstream in(path);
   if (!in) throw Error("cannot open sweep spec").with_context(path);
   std::stringstream ss;
@@ -291,8 +304,9 @@ SweepSpec parse_sweep_spec_text(const std::string& text, const std::string& path
     throw Error("invalid YAML: " + e.msg)
         .with_context(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1));
   }
-  static const PlatformConfig defaults;
-  Reader r{path, fs::absolute(fs::path(path)).parent_path(), defaults.params()};
+  static RunConfig defaults_cfg;
+  static const ParamSet defaults = bind_params(defaults_cfg);
+  Reader r{path, fs::absolute(fs::path(path)).parent_path(), defaults};
   if (!root.IsMap()) throw Error("expected a mapping (name, base, workloads, grid, ...)").with_context(path);
   SweepSpec s;
   s.file = path;
@@ -324,8 +338,10 @@ SweepSpec parse_sweep_spec_text(const std::string& text, const std::string& path
           bool has_file = false;
           for (const auto& [kk, vv] : r.entries(w, "workloads")) {
             const std::string f = kk.Scalar();
-            if (f == "file") ws.file = r.path(vv, "workloads.file"), has_file = true;
-            else if (f == "name") ws.name = r.scalar(vv, "workloads.name");
+            if (f == "file")
+              ws.file = r.path(vv, "workloads.file"), has_file = true;
+            else if (f == "name")
+              ws.name = r.scalar(vv, "workloads.name");
             else if (f == "shapes") {
               if (vv.IsMap()) {
                 for (const auto& [sk, sv] : r.entries(vv, "workloads.shapes"))
@@ -377,15 +393,20 @@ SweepSpec parse_sweep_spec_text(const std::string& text, const std::string& path
         s.points.push_back(std::move(kvs));
       }
     } else if (name == "constraints") {
-      if (v.IsScalar()) s.constraints.push_back(v.Scalar());
+      if (v.IsScalar())
+        s.constraints.push_back(v.Scalar());
       else if (v.IsSequence())
         for (const auto& c : v) s.constraints.push_back(r.scalar(c, "constraints"));
-      else r.fail(v, "constraints: expected a list of expressions");
+      else
+        r.fail(v, "constraints: expected a list of expressions");
     } else if (name == "metrics") {
       for (const auto& [kk, vv] : r.entries(v, "metrics")) {
         MetricSpec m{kk.Scalar(), r.scalar(vv, "metrics: " + kk.Scalar())};
-        bool ok = !m.name.empty() && (std::islower(static_cast<unsigned char>(m.name[0])) || m.name[0] == '_');
-        for (char c : m.name) ok = ok && (std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_');
+        bool ok =
+            !m.name.empty() && (std::islower(static_cast<unsigned char>(m.name[0])) || m.name[0] == '_');
+        for (char c : m.name)
+          ok = ok && (std::islower(static_cast<unsigned char>(c)) ||
+                      std::isdigit(static_cast<unsigned char>(c)) || c == '_');
         if (!ok) r.fail(kk, "metrics: name '" + m.name + "' must be lower case letters, digits and _");
         s.metrics.push_back(std::move(m));
       }
@@ -393,10 +414,12 @@ SweepSpec parse_sweep_spec_text(const std::string& text, const std::string& path
       s.timeout_s = r.number(v, "timeout_s");
       if (s.timeout_s <= 0 || s.timeout_s > 1e7) r.fail(v, "timeout_s: expected seconds in (0, 1e7]");
     } else {
-      r.fail(k, "unknown field '" + name + "' (name, base, set, workloads, grid, sample, points, constraints, metrics, timeout_s)");
+      r.fail(k, "unknown field '" + name +
+                    "' (name, base, set, workloads, grid, sample, points, constraints, metrics, timeout_s)");
     }
   }
-  if (!has_base) throw Error("base is missing: the platform configuration every point starts from").with_context(path);
+  if (!has_base)
+    throw Error("base is missing: the platform configuration every point starts from").with_context(path);
   if (!is_file(s.base_config))
     throw Error("base: no such configuration file: " + s.base_config).with_context(path);
   if (s.workloads.empty()) throw Error("workloads is missing: at least one workload file").with_context(path);
@@ -413,7 +436,8 @@ SweepSpec parse_sweep_spec_text(const std::string& text, const std::string& path
     }
   for (const auto& [k, v] : s.set)
     if (owner.count(k))
-      throw Error("parameter " + k + " is given twice (in set and in " + owner[k] + ")").with_context(s.where[k]);
+      throw Error("parameter " + k + " is given twice (in set and in " + owner[k] + ")")
+          .with_context(s.where[k]);
   return s;
 }
 

@@ -36,9 +36,9 @@ namespace photon::sweep {
 using KeyValue = std::pair<std::string, std::string>;  ///< configuration key, value as text
 
 struct WorkloadSpec {
-  std::string name;                  ///< label in the results (default: the file's stem)
-  std::string file;                  ///< absolute path
-  std::vector<std::string> shapes;   ///< "NAME=1x3x224x224", as `photon run --shape`
+  std::string name;                 ///< label in the results (default: the file's stem)
+  std::string file;                 ///< absolute path
+  std::vector<std::string> shapes;  ///< "NAME=1x3x224x224", as `photon run --shape`
 };
 
 /// One grid axis: a key and its values, expanded from a list or a range.
@@ -70,7 +70,7 @@ struct MetricSpec {
 };
 
 struct SweepSpec {
-  std::string file;         ///< the spec file as given
+  std::string file;  ///< the spec file as given
   std::string name;
   std::string base_config;  ///< absolute path
   std::vector<KeyValue> set;

@@ -15,13 +15,13 @@
 
 #include <fmt/format.h>
 
-#include "platform/config/platform_config.h"
-#include "platform/error.h"
-#include "platform/platform.h"
+#include "base/error.h"
+#include "soc/platform.h"
 #include "sweep/content_hash.h"
 #include "sweep/files.h"
 #include "sweep/metrics.h"
 #include "sweep/run_result.h"
+#include "workloads/config/run_config.h"
 #include "workloads/driver/run_report.h"
 #include "workloads/driver/workload.h"
 
@@ -53,9 +53,7 @@ std::string last_line(const std::string& path) {
   std::string text;
   try {
     text = read_text(path);
-  } catch (const Error&) {
-    return "";
-  }
+  } catch (const Error&) { return ""; }
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   const size_t nl = text.rfind('\n');
   std::string line = nl == std::string::npos ? text : text.substr(nl + 1);
@@ -73,7 +71,7 @@ RunResult base_result(const PlannedRun& run) {
 
 /// In the child: elaborate, simulate, write the report and the result. Exit code 0 when the
 /// result is written, 3 when it could not be (the reason is on stderr).
-int simulate(const std::string& dir, const SweepPlan& plan, const PlannedRun& run, const PlatformConfig& cfg,
+int simulate(const std::string& dir, const SweepPlan& plan, const PlannedRun& run, const RunConfig& cfg,
              const CompiledWorkload& w, double compile_s) {
   const double t0 = now_s();
   RunResult r = base_result(run);
@@ -83,7 +81,8 @@ int simulate(const std::string& dir, const SweepPlan& plan, const PlannedRun& ru
     platform.load(w.program, w.fills);
     const RunOutcome out = platform.run();
     r.wall_s = now_s() - t0;
-    const nlohmann::json report = run_report(platform, out, w, cfg, plan.workloads[run.workload].spec.file, r.wall_s);
+    const nlohmann::json report =
+        run_report(platform, out, w, cfg, plan.workloads[run.workload].spec.file, r.wall_s);
     r.status = run_status_name(out.status);
     r.error = out.message;
     for (const auto& m : plan.metrics) r.metrics[m.name] = metric_value(report, m.path);
@@ -109,7 +108,7 @@ int simulate(const std::string& dir, const SweepPlan& plan, const PlannedRun& ru
 
 /// Runs `run` in a child process and waits for it, at most `timeout_s`. Returns the result the
 /// child wrote, or the one this process records for it (timeout, crashed).
-void run_isolated(const std::string& dir, const SweepPlan& plan, const PlannedRun& run, const PlatformConfig& cfg,
+void run_isolated(const std::string& dir, const SweepPlan& plan, const PlannedRun& run, const RunConfig& cfg,
                   const CompiledWorkload& w, double compile_s) {
   const std::string log = log_path(dir, run.key);
   const pid_t parent = ::getpid();
@@ -181,7 +180,8 @@ std::vector<uint64_t> parse_index_list(const std::string& text, uint64_t limit) 
   size_t start = 0;
   while (start < text.size()) {
     size_t comma = text.find(',', start);
-    const std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string part =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const size_t dash = part.find('-');
     auto num = [&](const std::string& s) {
       if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18)
@@ -229,8 +229,7 @@ int run_worker(const SweepPlan& plan, const WorkerOptions& o) {
       bool ok = false;
       try {
         ok = sha256_file(plan.workloads[w].spec.file) == plan.workloads[w].content_sha;
-      } catch (const Error&) {
-      }
+      } catch (const Error&) {}
       it = content_ok.emplace(w, ok).first;
     }
     return it->second;
@@ -244,15 +243,14 @@ int run_worker(const SweepPlan& plan, const WorkerOptions& o) {
     }
     const PlannedWorkload& pw = plan.workloads[run.workload];
     std::string error;
-    PlatformConfig cfg;
+    RunConfig cfg;
     try {
-      cfg = load_platform_config(plan.base_config, run.sets);
-      if (run_key(cfg.to_json(), pw) != run.key || !unchanged(run.workload))
-        throw Error("the base configuration or the workload file changed since the sweep was planned; "
-                    "plan it again (photon sweep SPEC --resume)");
-    } catch (const Error& e) {
-      error = e.what();
-    }
+      cfg = load_run_config(plan.base_config, run.sets);
+      if (run_key(config_json(cfg), pw) != run.key || !unchanged(run.workload))
+        throw Error(
+            "the base configuration or the workload file changed since the sweep was planned; "
+            "plan it again (photon sweep SPEC --resume)");
+    } catch (const Error& e) { error = e.what(); }
     if (error.empty() && run.group != group) {
       group = run.group;
       compiled.reset();
@@ -262,9 +260,7 @@ int run_worker(const SweepPlan& plan, const WorkerOptions& o) {
         CompileOptions copts;
         for (const auto& s : pw.spec.shapes) copts.shapes.insert(parse_shape_arg(s));
         compiled = std::make_unique<CompiledWorkload>(compile_workload(pw.spec.file, cfg, copts));
-      } catch (const Error& e) {
-        compile_error = e.what();
-      }
+      } catch (const Error& e) { compile_error = e.what(); }
       compile_s = now_s() - t0;
     }
     if (error.empty()) error = compile_error;

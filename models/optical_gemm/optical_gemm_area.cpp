@@ -45,7 +45,8 @@ UnitArea optical_gemm_area(const OpticalGemmConfig& c) {
     a.add("microrings", (rows + cols) * w * 2 * kMicroringUm2 * kUm2);
     a.add("detectors", rows * w * (kDetectorUm2 + kTiaUm2) * kUm2);
     const double program_gsps = c.weight_program_ns > 0 ? 1.0 / c.weight_program_ns : kDacRefGsps;
-    a.add("dacs", cols * w * dac_area_mm2(c.dac_bits, f) + rows * cols * dac_area_mm2(c.weight_bits, program_gsps));
+    a.add("dacs",
+          cols * w * dac_area_mm2(c.dac_bits, f) + rows * cols * dac_area_mm2(c.weight_bits, program_gsps));
   } else {
     a.add("weight_cells", rows * cols * kCrossbarNodeUm2 * kUm2);
     a.add("modulators", (rows + cols) * w * kModulatorUm2 * kUm2);

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "sweep/expression.h"
 
 namespace photon::sweep {
@@ -30,7 +30,8 @@ TEST(Expression, ArithmeticFollowsCPrecedence) {
 }
 
 TEST(Expression, ComparisonsAndLogic) {
-  const std::map<std::string, ExprValue> v = {{"optical_gemm.rows", 64.0}, {"optical_gemm.cols", 128.0},
+  const std::map<std::string, ExprValue> v = {{"optical_gemm.rows", 64.0},
+                                              {"optical_gemm.cols", 128.0},
                                               {"optical_gemm.weight_mode", std::string("streamed")}};
   EXPECT_DOUBLE_EQ(num("optical_gemm.rows * optical_gemm.cols <= 16384", v), 1);
   EXPECT_DOUBLE_EQ(num("optical_gemm.rows * optical_gemm.cols < 8192", v), 0);
@@ -56,9 +57,7 @@ TEST(Expression, SyntaxErrorsNameTheColumn) {
   auto msg = [](const std::string& t) {
     try {
       Expression e(t);
-    } catch (const Error& err) {
-      return std::string(err.what());
-    }
+    } catch (const Error& err) { return std::string(err.what()); }
     return std::string("no error");
   };
   EXPECT_EQ(msg("1 +"), "column 4: expected a value (at the end)");
@@ -76,9 +75,7 @@ TEST(Expression, TypeErrorsAtEvaluation) {
   auto msg = [&](const std::string& t) {
     try {
       Expression(t).holds([&](const std::string& k) { return v.at(k); });
-    } catch (const Error& err) {
-      return std::string(err.what());
-    }
+    } catch (const Error& err) { return std::string(err.what()); }
     return std::string("no error");
   };
   EXPECT_EQ(msg("m == 3"), "'==' compares text 'stationary' with a number");

@@ -1,7 +1,7 @@
 // Metric paths (sweep/metrics.h).
 #include <gtest/gtest.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "sweep/metrics.h"
 
 namespace photon::sweep {
@@ -39,15 +39,14 @@ TEST(Metrics, PathChecksNameTheMetricAndWhatExists) {
   auto msg = [](const std::vector<MetricSpec>& m) {
     try {
       check_metric_paths(m, kReport);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
+    } catch (const Error& e) { return std::string(e.what()); }
     return std::string("ok");
   };
   EXPECT_EQ(msg({{"x", "units.ntt.counters.butterflies"}, {"y", "ops.0.latency_ns"}}), "ok");
-  EXPECT_EQ(msg({{"x", "units.ntt.utilisation"}}),
-            "metrics: x: report path 'units.ntt.utilisation' does not exist (keys under 'units.ntt': counters, "
-            "utilization)");
+  EXPECT_EQ(
+      msg({{"x", "units.ntt.utilisation"}}),
+      "metrics: x: report path 'units.ntt.utilisation' does not exist (keys under 'units.ntt': counters, "
+      "utilization)");
   EXPECT_EQ(msg({{"x", "units.ntt"}}), "metrics: x: report path 'units.ntt' is a section, not a number");
   EXPECT_EQ(msg({{"x", "status"}}), "metrics: x: report path 'status' is text, not a number");
   // Sections only some workloads have are checked as far as the probe has them.

@@ -4,10 +4,10 @@
 
 #include <set>
 
-#include "platform/config/platform_config.h"
 #include "sweep/metrics.h"
 #include "sweep/plan.h"
 #include "tests/sweep/sweep_test_util.h"
+#include "workloads/config/run_config.h"
 
 namespace photon::sweep {
 namespace {
@@ -19,16 +19,16 @@ SweepPlan plan(const std::string& body) { return make_plan(parse(body), default_
 std::string plan_error(const std::string& body) {
   try {
     plan(body);
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   return "no error";
 }
 
 TEST(SweepPlan, ConstraintsKeepExactlyThePointsThatSatisfyThem) {
   const SweepPlan p = plan(
-      "grid:\n  optical_gemm.rows: {from: 8, to: 256, factor: 2}\n  optical_gemm.cols: {from: 8, to: 256, factor: 2}\n"
-      "constraints: ['optical_gemm.rows * optical_gemm.cols <= 4096', 'optical_gemm.rows >= optical_gemm.cols / 4']\n");
+      "grid:\n  optical_gemm.rows: {from: 8, to: 256, factor: 2}\n  optical_gemm.cols: {from: 8, to: 256, "
+      "factor: 2}\n"
+      "constraints: ['optical_gemm.rows * optical_gemm.cols <= 4096', 'optical_gemm.rows >= "
+      "optical_gemm.cols / 4']\n");
   int expect = 0;
   for (int r = 8; r <= 256; r *= 2)
     for (int c = 8; c <= 256; c *= 2) expect += (r * c <= 4096 && r >= c / 4.0);
@@ -44,17 +44,21 @@ TEST(SweepPlan, ConstraintsKeepExactlyThePointsThatSatisfyThem) {
 
 TEST(SweepPlan, ConstraintsSeeKeysTheSweepDoesNotSet) {
   // The base has 32 rows; only the cols axis is swept.
-  const SweepPlan p = plan("grid:\n  optical_gemm.cols: [16, 32, 64, 128]\nconstraints: optical_gemm.rows * optical_gemm.cols <= 2048\n");
+  const SweepPlan p = plan(
+      "grid:\n  optical_gemm.cols: [16, 32, 64, 128]\nconstraints: optical_gemm.rows * optical_gemm.cols <= "
+      "2048\n");
   EXPECT_EQ(p.runs.size(), 3u);
 }
 
 TEST(SweepPlan, BadValuesAreOneErrorNamingThePointAndTheKey) {
   const std::string f = photon_test::spec_path();
   EXPECT_EQ(plan_error("grid:\n  optical_gemm.rows: [16, 8192]\n  optical_gemm.cols: [32]\n"),
-            f + ": point 1 (optical_gemm.rows=8192, optical_gemm.cols=32): optical_gemm.rows: value 8192 out of range "
+            f + ": point 1 (optical_gemm.rows=8192, optical_gemm.cols=32): optical_gemm.rows: value 8192 out "
+                "of range "
                 "[1, 4096]");
   EXPECT_EQ(plan_error("points:\n  - {optical_gemm.weight_mode: sideways}\n"),
-            f + ": point 0 (optical_gemm.weight_mode=sideways): optical_gemm.weight_mode: 'sideways' is not one of: "
+            f + ": point 0 (optical_gemm.weight_mode=sideways): optical_gemm.weight_mode: 'sideways' is not "
+                "one of: "
                 "stationary, streamed");
   EXPECT_EQ(plan_error("grid:\n  hbm.channels: [3]\n"),
             f + ": point 0 (hbm.channels=3): hbm.channels: 3 is not a power of two");
@@ -62,17 +66,19 @@ TEST(SweepPlan, BadValuesAreOneErrorNamingThePointAndTheKey) {
             f + ": the constraints reject all 1 points");
   EXPECT_EQ(plan_error("grid:\n  optical_gemm.rows: [16]\nconstraints: [optical_gemm.rowz > 32]\n"),
             f + ": constraints: 'optical_gemm.rowz > 32': unknown configuration key 'optical_gemm.rowz'");
-  EXPECT_EQ(plan_error("grid:\n  optical_gemm.rows: [16]\nconstraints: [optical_gemm.weight_mode > 32]\n"),
-            f + ": point 0 (optical_gemm.rows=16): constraints: 'optical_gemm.weight_mode > 32': '>' compares text "
-                "'stationary' with a number");
+  EXPECT_EQ(
+      plan_error("grid:\n  optical_gemm.rows: [16]\nconstraints: [optical_gemm.weight_mode > 32]\n"),
+      f + ": point 0 (optical_gemm.rows=16): constraints: 'optical_gemm.weight_mode > 32': '>' compares text "
+          "'stationary' with a number");
 }
 
 TEST(SweepPlan, ConstraintsKeepOutPointsTheConfigurationRefuses) {
   // With 2 or 4 channels HBM holds 2 or 4 GiB: the command ring at 4 GiB lies outside it.
   const std::string grid = "grid:\n  hbm.channels: [2, 4, 8, 16]\n";
-  EXPECT_EQ(plan_error(grid), photon_test::spec_path() +
-                                  ": point 0 (hbm.channels=2): cpu.ring_base: command ring lies outside HBM capacity "
-                                  "(2147483648 bytes)");
+  EXPECT_EQ(plan_error(grid),
+            photon_test::spec_path() +
+                ": point 0 (hbm.channels=2): cpu.ring_base: command ring lies outside HBM capacity "
+                "(2147483648 bytes)");
   const SweepPlan p = plan(grid + "constraints: hbm.channels >= 8\n");
   ASSERT_EQ(p.runs.size(), 2u);
   EXPECT_EQ(p.skipped, 2u);
@@ -92,9 +98,9 @@ TEST(SweepPlan, KeysAreStableAndTellConfigurationsApart) {
   EXPECT_EQ(keys.size(), 6u);
   // The key is the hash of the resolved configuration: a point equal to the base has the key of
   // a run of the base itself.
-  const PlatformConfig base = load_platform_config(std::string(PHOTON_SOURCE_DIR) + "/configs/default.yaml", {});
+  const RunConfig base = load_run_config(std::string(PHOTON_SOURCE_DIR) + "/configs/default.yaml", {});
   const SweepPlan same = plan("points:\n  - {hbm.tRCD: 14}\n");  // the default tRCD
-  EXPECT_EQ(same.runs[0].key, run_key(base.to_json(), same.workloads[0]));
+  EXPECT_EQ(same.runs[0].key, run_key(config_json(base), same.workloads[0]));
 }
 
 TEST(SweepPlan, RepeatedPointsRunOnce) {
@@ -117,9 +123,9 @@ TEST(SweepPlan, IdentityIgnoresTheValuesButNotTheBase) {
 TEST(SweepPlan, LoweringGroupsFollowTheKeysTheLoweringReads) {
   const std::string onnx = std::string(PHOTON_SHARED_DIR) + "/inputs/onnx/lenet5_weights.onnx";
   auto groups = [&](const std::string& grid) {
-    const SweepSpec s = parse_sweep_spec_text(
-        "base: ../../configs/default.yaml\nworkloads: [" + onnx + ", ../../examples/gemm.pasm]\ngrid:\n" + grid,
-        photon_test::spec_path());
+    const SweepSpec s = parse_sweep_spec_text("base: ../../configs/default.yaml\nworkloads: [" + onnx +
+                                                  ", ../../examples/gemm.pasm]\ngrid:\n" + grid,
+                                              photon_test::spec_path());
     std::map<uint32_t, std::set<std::string>> g;
     for (const auto& r : make_plan(s, default_metrics({})).runs) g[r.workload].insert(r.group);
     return g;
@@ -135,7 +141,8 @@ TEST(SweepPlan, LoweringGroupsFollowTheKeysTheLoweringReads) {
 }
 
 TEST(SweepPlan, RoundTripsThroughJson) {
-  const SweepPlan p = plan("grid:\n  hbm.tRCD: [12, 14]\n  optical_gemm.weight_mode: [stationary, streamed]\n");
+  const SweepPlan p =
+      plan("grid:\n  hbm.tRCD: [12, 14]\n  optical_gemm.weight_mode: [stationary, streamed]\n");
   const SweepPlan q = SweepPlan::from_json(p.to_json());
   EXPECT_EQ(q.to_json(), p.to_json());
   ASSERT_EQ(q.params.size(), 2u);

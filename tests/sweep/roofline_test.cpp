@@ -1,20 +1,28 @@
 // Roofline data (sweep/roofline.h): ceilings from the configuration's formulas, points from ops.
 #include <gtest/gtest.h>
 
-#include "platform/config/platform_config.h"
 #include "sweep/roofline.h"
+#include "workloads/config/run_config.h"
 
 namespace photon::sweep {
 namespace {
 
 TEST(Roofline, CeilingsAndPointsOfAnAiReport) {
-  PlatformConfig c;  // 32 x 32 array, 8 wavelengths at 5 GHz; 64 vector lanes at 1 GHz; HBM2
-  nlohmann::json report = {{"config", c.to_json()}, {"workload", "m.onnx"},
-                           {"workload_info", {{"frontend", "onnx"}}}};
+  RunConfig c;  // 32 x 32 array, 8 wavelengths at 5 GHz; 64 vector lanes at 1 GHz; HBM2
+  nlohmann::json report = {
+      {"config", config_json(c)}, {"workload", "m.onnx"}, {"workload_info", {{"frontend", "onnx"}}}};
   report["ops"] = nlohmann::json::array(
-      {{{"name", "conv"}, {"kind", "Conv"}, {"latency_ns", 1000.0},
-        {"work", {{"gemm_macs", 1000000}, {"vector_elements", 1000}, {"hbm_read_bytes", 40000}, {"hbm_write_bytes", 10000}}}},
-       {{"name", "relu"}, {"kind", "Relu"}, {"latency_ns", 100.0},
+      {{{"name", "conv"},
+        {"kind", "Conv"},
+        {"latency_ns", 1000.0},
+        {"work",
+         {{"gemm_macs", 1000000},
+          {"vector_elements", 1000},
+          {"hbm_read_bytes", 40000},
+          {"hbm_write_bytes", 10000}}}},
+       {{"name", "relu"},
+        {"kind", "Relu"},
+        {"latency_ns", 100.0},
         {"work", {{"vector_elements", 6400}, {"hbm_read_bytes", 25600}, {"hbm_write_bytes", 25600}}}},
        {{"name", "view"}, {"kind", "Flatten"}, {"latency_ns", 0.0}, {"work", {{"commands", 0}}}}});
   const nlohmann::json d = roofline_data(report);
@@ -37,11 +45,15 @@ TEST(Roofline, CeilingsAndPointsOfAnAiReport) {
 }
 
 TEST(Roofline, FheOpsCountButterfliesFromTheRingDegree) {
-  PlatformConfig c;
-  nlohmann::json report = {{"config", c.to_json()}, {"workload_info", {{"frontend", "heir"}}}};
+  RunConfig c;
+  nlohmann::json report = {{"config", config_json(c)}, {"workload_info", {{"frontend", "heir"}}}};
   report["ops"] = nlohmann::json::array(
-      {{{"name", "mul"}, {"kind", "hmult"}, {"latency_ns", 500.0}, {"detail", "N=2^13 l=5 L=5"},
-        {"work", {{"ntt_limb_transforms", 4}, {"modmul_words", 1000}, {"bconv_macs", 100}, {"hbm_read_bytes", 0}}}}});
+      {{{"name", "mul"},
+        {"kind", "hmult"},
+        {"latency_ns", 500.0},
+        {"detail", "N=2^13 l=5 L=5"},
+        {"work",
+         {{"ntt_limb_transforms", 4}, {"modmul_words", 1000}, {"bconv_macs", 100}, {"hbm_read_bytes", 0}}}}});
   const nlohmann::json d = roofline_data(report);
   ASSERT_EQ(d["ceilings"].size(), 1u);
   EXPECT_DOUBLE_EQ(d["ceilings"][0]["gops"].get<double>(), (64 + 64 + 64 + 64) * 1.0);

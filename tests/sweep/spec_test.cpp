@@ -32,7 +32,8 @@ TEST(SweepSpec, RangesExpandToTheirClosedForms) {
   std::vector<std::string> cols;
   for (int c = 16; c <= 128; c += 16) cols.push_back(std::to_string(c));
   EXPECT_EQ(values(s, "optical_gemm.cols"), cols);
-  EXPECT_EQ(values(s, "optical_gemm.wavelengths"), (std::vector<std::string>{"1", "2", "4", "8", "16", "32", "64"}));
+  EXPECT_EQ(values(s, "optical_gemm.wavelengths"),
+            (std::vector<std::string>{"1", "2", "4", "8", "16", "32", "64"}));
   // count 5 evenly in log: 1, 2, 4, 8, 16.
   const auto f = values(s, "optical_gemm.modulation_ghz");
   ASSERT_EQ(f.size(), 5u);
@@ -61,12 +62,16 @@ TEST(SweepSpec, GridSizeIsTheProductOfTheAxes) {
   const auto pts = expand_design(s);
   ASSERT_EQ(pts.size(), 48u);
   // Nested loops in the order written, the last part fastest.
-  EXPECT_EQ(pts[0], (Assignment{{"optical_gemm.rows", "16"}, {"optical_gemm.cols", "8"},
-                                {"optical_gemm.weight_mode", "stationary"}, {"hbm.tRCD", "12"}}));
+  EXPECT_EQ(pts[0], (Assignment{{"optical_gemm.rows", "16"},
+                                {"optical_gemm.cols", "8"},
+                                {"optical_gemm.weight_mode", "stationary"},
+                                {"hbm.tRCD", "12"}}));
   EXPECT_EQ(pts[1].back(), (KeyValue{"hbm.tRCD", "14"}));
   EXPECT_EQ(pts[2][2], (KeyValue{"optical_gemm.weight_mode", "streamed"}));
-  EXPECT_EQ(pts[47], (Assignment{{"optical_gemm.rows", "64"}, {"optical_gemm.cols", "64"},
-                                 {"optical_gemm.weight_mode", "streamed"}, {"hbm.tRCD", "14"}}));
+  EXPECT_EQ(pts[47], (Assignment{{"optical_gemm.rows", "64"},
+                                 {"optical_gemm.cols", "64"},
+                                 {"optical_gemm.weight_mode", "streamed"},
+                                 {"hbm.tRCD", "14"}}));
   std::set<Assignment> uniq(pts.begin(), pts.end());
   EXPECT_EQ(uniq.size(), pts.size());
 }
@@ -133,7 +138,8 @@ TEST(SweepSpec, ErrorsNameTheLineAndTheKey) {
   const std::string f = photon_test::spec_path();
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.bogus: [1, 2]\n"),
             f + ":4:3: unknown configuration key 'optical_gemm.bogus'");
-  EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: []\n"), f + ":4:22: grid: optical_gemm.rows: empty list of values");
+  EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: []\n"),
+            f + ":4:22: grid: optical_gemm.rows: empty list of values");
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 64, to: 16, step: 16}\n"),
             f + ":4:22: empty range (from is larger than to)");
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: [16, 32]\npoints:\n  - {optical_gemm.rows: 8}\n"),
@@ -144,8 +150,9 @@ TEST(SweepSpec, ErrorsNameTheLineAndTheKey) {
             f + ":5:3: grid: 'optical_gemm.rows' is given twice");
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: [16, 16]\n"),
             f + ":4:22: grid: optical_gemm.rows: value 16 is listed twice");
-  EXPECT_EQ(parse_error("grid:\n  optical_gemm.weight_mode: {from: 1, to: 2, step: 1}\n"),
-            f + ":4:29: grid: optical_gemm.weight_mode: a range needs a numeric key; list the values instead");
+  EXPECT_EQ(
+      parse_error("grid:\n  optical_gemm.weight_mode: {from: 1, to: 2, step: 1}\n"),
+      f + ":4:29: grid: optical_gemm.weight_mode: a range needs a numeric key; list the values instead");
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 1, to: 8, step: 1, factor: 2}\n"),
             f + ":4:22: grid: optical_gemm.rows: give exactly one of step, count (with scale) or factor");
   EXPECT_EQ(parse_error("sample: {method: sobol, count: 4, parameters: {optical_gemm.rows: [1, 2]}}\n"),

@@ -40,13 +40,15 @@ std::string fresh_dir(const std::string& name) {
   return d;
 }
 
-std::string write_spec(const std::string& dir, const std::string& body, const std::string& name = "spec.yaml") {
+std::string write_spec(const std::string& dir, const std::string& body,
+                       const std::string& name = "spec.yaml") {
   const std::string p = dir + "/" + name;
   write_text(p, "base: " + kBase + "\n" + body);
   return p;
 }
 
-photon::sweep::Table rows(const std::string& out, const std::string& sql = "SELECT * FROM results ORDER BY workload, point") {
+photon::sweep::Table rows(const std::string& out,
+                          const std::string& sql = "SELECT * FROM results ORDER BY workload, point") {
   photon::sweep::ResultDb db(out + "/results.sqlite", false, true);
   return db.query(sql);
 }
@@ -119,8 +121,9 @@ json strip_wall(json j) {
 
 TEST(SweepCli, DatabaseRowsAndReportsEqualPhotonRun) {
   const std::string d = fresh_dir("rows");
-  const std::string spec = write_spec(d, "workloads: [" + kLenet + ", " + kGemm + "]\ngrid:\n"
-                                         "  optical_gemm.rows: [16, 32]\n  hbm.tRCD: [12, 16]\n");
+  const std::string spec = write_spec(d, "workloads: [" + kLenet + ", " + kGemm +
+                                             "]\ngrid:\n"
+                                             "  optical_gemm.rows: [16, 32]\n  hbm.tRCD: [12, 16]\n");
   const CliResult r = photon("sweep " + spec + " --out " + d + "/out -j 2 -q");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto t = rows(d + "/out");
@@ -130,9 +133,10 @@ TEST(SweepCli, DatabaseRowsAndReportsEqualPhotonRun) {
     // The sweep names a workload by its normalised path; so does this run.
     const std::string file = fs::path(cell(t, i, "workload") == "gemm" ? kGemm : kLenet).lexically_normal();
     const std::string report = temp_path("row_report.json");
-    const CliResult run = photon("run --config " + kBase + " --workload " + file + " --set optical_gemm.rows=" +
-                                 cell(t, i, "optical_gemm.rows").dump() + " --set hbm.tRCD=" +
-                                 cell(t, i, "hbm.tRCD").dump() + " --report " + report + " -q");
+    const CliResult run =
+        photon("run --config " + kBase + " --workload " + file +
+               " --set optical_gemm.rows=" + cell(t, i, "optical_gemm.rows").dump() +
+               " --set hbm.tRCD=" + cell(t, i, "hbm.tRCD").dump() + " --report " + report + " -q");
     ASSERT_EQ(run.status, 0) << run.err;
     const json rep = json::parse(slurp(report));
     EXPECT_EQ(cell(t, i, "latency_ns"), rep["simulated_time_ns"]);
@@ -143,7 +147,8 @@ TEST(SweepCli, DatabaseRowsAndReportsEqualPhotonRun) {
     for (const auto& [u, v] : rep["units"].items()) EXPECT_EQ(cell(t, i, "util_" + u), v["utilization"]) << u;
     // The sweep keeps the whole report: it is photon run's, wall time apart.
     const json kept = json::parse(slurp(d + "/out/" + cell(t, i, "report").get<std::string>()));
-    EXPECT_TRUE(strip_wall(kept) == strip_wall(rep)) << "the kept report differs: " << json::diff(strip_wall(rep), strip_wall(kept)).dump();
+    EXPECT_TRUE(strip_wall(kept) == strip_wall(rep))
+        << "the kept report differs: " << json::diff(strip_wall(rep), strip_wall(kept)).dump();
   }
   // The area of a report adds up.
   const json rep = json::parse(slurp(d + "/out/" + cell(t, 0, "report").get<std::string>()));
@@ -188,7 +193,8 @@ TEST(SweepCli, AKilledWorkerLosesNoRun) {
   const std::string out = d + "/out";
   const pid_t pid = spawn_photon({"sweep", spec, "--out", out, "-j", "1"}, d + "/o1", d + "/e1");
   std::vector<pid_t> ws;
-  ASSERT_TRUE(eventually([&] { return count_files(out + "/results") >= 1 && !(ws = workers_of(out)).empty(); }));
+  ASSERT_TRUE(
+      eventually([&] { return count_files(out + "/results") >= 1 && !(ws = workers_of(out)).empty(); }));
   kill(ws[0], SIGKILL);
   EXPECT_EQ(wait_exit(pid), 0) << slurp(d + "/e1");
   const auto t = rows(out);
@@ -198,7 +204,8 @@ TEST(SweepCli, AKilledWorkerLosesNoRun) {
 
 TEST(SweepCli, InterruptStopsCleanlyAndResumes) {
   const std::string d = fresh_dir("interrupt");
-  const std::string spec = write_spec(d, "workloads: [" + kResnet + "]\ngrid:\n  hbm.tRP: {from: 10, to: 17, step: 1}\n");
+  const std::string spec =
+      write_spec(d, "workloads: [" + kResnet + "]\ngrid:\n  hbm.tRP: {from: 10, to: 17, step: 1}\n");
   const std::string out = d + "/out";
   const pid_t pid = spawn_photon({"sweep", spec, "--out", out, "-j", "1"}, d + "/o1", d + "/e1");
   ASSERT_TRUE(eventually([&] { return count_files(out + "/results") >= 2; }));
@@ -216,8 +223,10 @@ TEST(SweepCli, InterruptStopsCleanlyAndResumes) {
 TEST(SweepCli, FailuresAreRecordedAndTheSweepGoesOn) {
   const std::string d = fresh_dir("failures");
   // 1 KiB of scratchpad cannot hold LeNet's tiles (a lowering error); the other point runs.
-  std::string spec = write_spec(d, "workloads: [" + kLenet + ", " + kGemm + "]\n"
-                                   "points:\n  - {scratchpad.size_kib: 1}\n  - {scratchpad.size_kib: 8192}\n");
+  std::string spec =
+      write_spec(d, "workloads: [" + kLenet + ", " + kGemm +
+                        "]\n"
+                        "points:\n  - {scratchpad.size_kib: 1}\n  - {scratchpad.size_kib: 8192}\n");
   CliResult r = photon("sweep " + spec + " --out " + d + "/out -q");
   ASSERT_EQ(r.status, 0) << r.err;
   auto t = rows(d + "/out");
@@ -227,12 +236,16 @@ TEST(SweepCli, FailuresAreRecordedAndTheSweepGoesOn) {
     st[cell(t, i, "workload").get<std::string>() + "/" + cell(t, i, "point").dump()] = {
         cell(t, i, "status"), cell(t, i, "error").is_null() ? "" : cell(t, i, "error").get<std::string>()};
   EXPECT_EQ(st["lenet5_weights/0"].first, "error");
-  EXPECT_NE(st["lenet5_weights/0"].second.find("scratchpad"), std::string::npos) << st["lenet5_weights/0"].second;
+  EXPECT_NE(st["lenet5_weights/0"].second.find("scratchpad"), std::string::npos)
+      << st["lenet5_weights/0"].second;
   EXPECT_EQ(st["lenet5_weights/1"].first, "ok");
   EXPECT_EQ(st["gemm/1"].first, "ok");
   // ViT-B/16 takes about a second of simulation: 50 ms is a timeout on any machine.
-  spec = write_spec(d, "workloads: [" + shared("inputs/onnx/vit_b_16.onnx") + "]\ntimeout_s: 0.05\n"
-                       "points:\n  - {hbm.tRCD: 14}\n", "timeout.yaml");
+  spec = write_spec(d,
+                    "workloads: [" + shared("inputs/onnx/vit_b_16.onnx") +
+                        "]\ntimeout_s: 0.05\n"
+                        "points:\n  - {hbm.tRCD: 14}\n",
+                    "timeout.yaml");
   r = photon("sweep " + spec + " --out " + d + "/out2 -q");
   ASSERT_EQ(r.status, 0) << r.err;
   t = rows(d + "/out2");
@@ -249,7 +262,8 @@ TEST(SweepCli, BadSpecsAreOneLineAndTouchNothing) {
   } cases[] = {
       {"workloads: [" + kGemm + "]\ngrid:\n  optical_gemm.rows: [16, 99999]\n",
        "point 1 (optical_gemm.rows=99999): optical_gemm.rows: value 99999 out of range [1, 4096]"},
-      {"workloads: [" + kGemm + "]\ngrid:\n  optical_gemm.rowz: [16]\n", "unknown configuration key 'optical_gemm.rowz'"},
+      {"workloads: [" + kGemm + "]\ngrid:\n  optical_gemm.rowz: [16]\n",
+       "unknown configuration key 'optical_gemm.rowz'"},
       {"workloads: [" + kGemm + "]\ngrid:\n  optical_gemm.rows: []\n", "empty list of values"},
       {"workloads: [" + kGemm + "]\ngrid: {hbm.tRCD: [12]}\npoints: [{hbm.tRCD: 14}]\n",
        "parameter hbm.tRCD is given twice (in grid and in points)"},
@@ -277,13 +291,15 @@ TEST(SweepCli, BadSpecsAreOneLineAndTouchNothing) {
 TEST(SweepCli, DirectoriesOfOtherSweepsAreRefusedUnlessForced) {
   const std::string d = fresh_dir("dirs");
   const std::string a = write_spec(d, "workloads: [" + kGemm + "]\ngrid: {hbm.tRCD: [12, 14]}\n", "a.yaml");
-  const std::string a2 = write_spec(d, "workloads: [" + kGemm + "]\ngrid: {hbm.tRCD: [12, 14, 16, 18]}\n", "a2.yaml");
+  const std::string a2 =
+      write_spec(d, "workloads: [" + kGemm + "]\ngrid: {hbm.tRCD: [12, 14, 16, 18]}\n", "a2.yaml");
   const std::string b = write_spec(d, "workloads: [" + kGemm + "]\ngrid: {hbm.tRP: [12, 14]}\n", "b.yaml");
   const std::string out = d + "/out";
   ASSERT_EQ(photon("sweep " + a + " --out " + out + " -q").status, 0);
   CliResult r = photon("sweep " + a + " --out " + out + " -q");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("already holds this sweep's results; --resume continues it"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("already holds this sweep's results; --resume continues it"), std::string::npos)
+      << r.err;
   r = photon("sweep " + b + " --out " + out + " --resume -q");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("holds the results of another sweep"), std::string::npos) << r.err;
@@ -302,8 +318,9 @@ TEST(SweepCli, DirectoriesOfOtherSweepsAreRefusedUnlessForced) {
 
 TEST(SweepCli, ExportAndStatus) {
   const std::string d = fresh_dir("export");
-  const std::string spec = write_spec(d, "workloads: [" + kLenet + "]\ngrid:\n  optical_gemm.rows: [8, 16, 32, 64]\n"
-                                         "  optical_gemm.weight_mode: [stationary, streamed]\n");
+  const std::string spec = write_spec(d, "workloads: [" + kLenet +
+                                             "]\ngrid:\n  optical_gemm.rows: [8, 16, 32, 64]\n"
+                                             "  optical_gemm.weight_mode: [stationary, streamed]\n");
   const std::string out = d + "/out";
   ASSERT_EQ(photon("sweep " + spec + " --out " + out + " -q").status, 0);
   const CliResult e = photon("sweep export " + out + " --csv " + d + "/r.csv --json " + d + "/r.json");
@@ -311,8 +328,9 @@ TEST(SweepCli, ExportAndStatus) {
   const std::string csv = slurp(d + "/r.csv");
   EXPECT_EQ(count_lines(csv), 9);
   const std::string header = csv.substr(0, csv.find('\r'));
-  for (const char* col : {"key", "point", "workload", "optical_gemm.rows", "optical_gemm.weight_mode", "latency_ns",
-                          "energy_pj", "area_mm2", "util_optical_gemm", "status", "pareto_latency_energy"})
+  for (const char* col :
+       {"key", "point", "workload", "optical_gemm.rows", "optical_gemm.weight_mode", "latency_ns",
+        "energy_pj", "area_mm2", "util_optical_gemm", "status", "pareto_latency_energy"})
     EXPECT_NE(header.find(col), std::string::npos) << col;
   const json j = json::parse(slurp(d + "/r.json"));
   ASSERT_EQ(j.size(), 8u);
@@ -329,14 +347,17 @@ TEST(SweepCli, ExportAndStatus) {
     EXPECT_EQ(slurp(base + ".png").substr(1, 3), "PNG") << base;
     EXPECT_NE(slurp(base + ".svg").find("<svg"), std::string::npos) << base;
   }
-  const std::string report = out + "/" + rows(out).rows[0][size_t(rows(out).column("report"))].get<std::string>();
+  const std::string report =
+      out + "/" + rows(out).rows[0][size_t(rows(out).column("report"))].get<std::string>();
   const CliResult rl = photon("plot roofline " + report + " -o " + d + "/roof");
   ASSERT_EQ(rl.status, 0) << rl.err;
   EXPECT_EQ(slurp(d + "/roof.png").substr(1, 3), "PNG");
   EXPECT_FALSE(fs::exists(d + "/roof.data.json"));
   const CliResult s = photon("sweep status " + out);
   EXPECT_EQ(s.status, 0) << s.err;
-  EXPECT_NE(s.out.find("8 runs (8 design points, 0 skipped by constraints, 1 workloads); 8 ok"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("8 runs (8 design points, 0 skipped by constraints, 1 workloads); 8 ok"),
+            std::string::npos)
+      << s.out;
 }
 
 TEST(SweepCli, AFullDiskIsOneClearError) {
@@ -345,7 +366,8 @@ TEST(SweepCli, AFullDiskIsOneClearError) {
   const std::string mnt = d + "/mnt";
   fs::create_directories(mnt);
   if (mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=128k") != 0) GTEST_SKIP() << "cannot mount tmpfs here";
-  const std::string spec = write_spec(d, "workloads: [" + kLenet + "]\ngrid:\n  hbm.tRCD: {from: 10, to: 40, step: 1}\n");
+  const std::string spec =
+      write_spec(d, "workloads: [" + kLenet + "]\ngrid:\n  hbm.tRCD: {from: 10, to: 40, step: 1}\n");
   const CliResult r = photon("sweep " + spec + " --out " + mnt + "/out -q");
   umount(mnt.c_str());
   EXPECT_EQ(r.status, 1);

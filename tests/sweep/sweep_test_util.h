@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "sweep/sweep_spec.h"
 
 namespace photon_test {
@@ -26,9 +26,7 @@ inline photon::sweep::SweepSpec parse(const std::string& body) {
 inline std::string parse_error(const std::string& body) {
   try {
     parse(body);
-  } catch (const photon::Error& e) {
-    return e.what();
-  }
+  } catch (const photon::Error& e) { return e.what(); }
   return "no error";
 }
 

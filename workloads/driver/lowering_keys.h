@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/config/platform_config.h"
+#include "workloads/config/run_config.h"
 
 namespace photon {
 
@@ -21,6 +21,6 @@ std::string workload_frontend(const std::string& path);
 
 /// The values of lowering_config_keys(frontend) in `cfg`, as one compact JSON text: equal
 /// signatures mean the same compiled program for the same workload file and shapes.
-std::string lowering_signature(const PlatformConfig& cfg, const std::string& frontend);
+std::string lowering_signature(const RunConfig& cfg, const std::string& frontend);
 
 }  // namespace photon

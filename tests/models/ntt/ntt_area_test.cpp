@@ -15,10 +15,10 @@ TEST(NttArea, F1UnitsAtThirtyTwoBitWords) {
   c.automorph_lanes = 128;
   const UnitArea a = ntt_area(c);
   ASSERT_EQ(a.parts.size(), 4u);
-  EXPECT_NEAR(a.parts[0].second, 2.27, 1e-12);          // F1's NTT FU
-  EXPECT_NEAR(a.parts[1].second, 0.25 + 0.03, 1e-12);   // multiply FU + add FU
+  EXPECT_NEAR(a.parts[0].second, 2.27, 1e-12);         // F1's NTT FU
+  EXPECT_NEAR(a.parts[1].second, 0.25 + 0.03, 1e-12);  // multiply FU + add FU
   EXPECT_NEAR(a.parts[2].second, 0.25 + 0.03, 1e-12);  // as many MACs
-  EXPECT_NEAR(a.parts[3].second, 0.58, 1e-12);          // automorphism FU
+  EXPECT_NEAR(a.parts[3].second, 0.58, 1e-12);         // automorphism FU
 }
 
 TEST(NttArea, WordWidthScalesMultipliersQuadraticallyAndAddersLinearly) {

@@ -15,9 +15,9 @@ double part(const UnitArea& a, const std::string& name) {
 }
 
 TEST(OpticalGemmArea, ConvertersScaleByBitsAndRate) {
-  EXPECT_NEAR(adc_area_mm2(8, 10), 2850e-6, 1e-15);          // the reference design
-  EXPECT_NEAR(adc_area_mm2(8, 5), 2850e-6, 1e-15);           // one channel below its rate
-  EXPECT_NEAR(adc_area_mm2(10, 20), 2850e-6 * 4 * 2, 1e-15); // 2 more bits, 2 interleaved
+  EXPECT_NEAR(adc_area_mm2(8, 10), 2850e-6, 1e-15);           // the reference design
+  EXPECT_NEAR(adc_area_mm2(8, 5), 2850e-6, 1e-15);            // one channel below its rate
+  EXPECT_NEAR(adc_area_mm2(10, 20), 2850e-6 * 4 * 2, 1e-15);  // 2 more bits, 2 interleaved
   EXPECT_NEAR(adc_area_mm2(6, 10), 2850e-6 / 4, 1e-15);
   EXPECT_NEAR(dac_area_mm2(8, 14), 11000e-6, 1e-15);
   EXPECT_NEAR(dac_area_mm2(4, 28), 11000e-6 / 16 * 2, 1e-15);

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "workloads/driver/lowering_keys.h"
 #include "workloads/driver/workload.h"
 
@@ -45,14 +45,12 @@ struct Compiled {
   CompiledWorkload w;
 };
 
-Compiled compile(const std::string& file, const PlatformConfig& cfg) {
+Compiled compile(const std::string& file, const RunConfig& cfg) {
   Compiled c;
   try {
     c.w = compile_workload(file, cfg);
     c.ok = true;
-  } catch (const Error& e) {
-    c.error = e.what();
-  }
+  } catch (const Error& e) { c.error = e.what(); }
   return c;
 }
 
@@ -73,17 +71,19 @@ void expect_same(const Compiled& a, const Compiled& b, const std::string& what) 
 }
 
 void check_workload(const std::string& file, const std::string& config) {
-  const PlatformConfig base = load_platform_config(config, {});
+  const RunConfig base = load_run_config(config, {});
   const std::string frontend = workload_frontend(file);
   const std::string sig = lowering_signature(base, frontend);
   const Compiled ref = compile(file, base);
   ASSERT_TRUE(ref.ok) << ref.error;
   int checked = 0;
-  for (const auto& [key, p] : base.params().params()) {
-    for (const auto& v : other_values(p, base.params().value(key))) {
-      PlatformConfig cfg;
+  RunConfig mutable_base = base;
+  const ParamSet base_ps = bind_params(mutable_base);
+  for (const auto& [key, p] : base_ps.params()) {
+    for (const auto& v : other_values(p, base_ps.value(key))) {
+      RunConfig cfg;
       try {
-        cfg = load_platform_config(config, {key + "=" + v});
+        cfg = load_run_config(config, {key + "=" + v});
       } catch (const Error&) {
         continue;  // not a valid configuration: try another value
       }
@@ -112,8 +112,8 @@ TEST(LoweringKeys, HeirProgramsDependOnlyOnTheListedKeys) {
 TEST(LoweringKeys, ListedKeysDoChangeTheProgram) {
   // Not every listed key changes every program, but the array shape changes an ONNX model's.
   const std::string m = kShared + "/inputs/onnx/lenet5_weights.onnx";
-  const Compiled a = compile(m, load_platform_config(kConfigs + "default.yaml", {}));
-  const Compiled b = compile(m, load_platform_config(kConfigs + "default.yaml", {"optical_gemm.rows=8"}));
+  const Compiled a = compile(m, load_run_config(kConfigs + "default.yaml", {}));
+  const Compiled b = compile(m, load_run_config(kConfigs + "default.yaml", {"optical_gemm.rows=8"}));
   ASSERT_TRUE(a.ok && b.ok);
   EXPECT_FALSE(a.w.program == b.w.program);
   EXPECT_EQ(workload_frontend("x.onnx"), "onnx");

@@ -1,7 +1,7 @@
 // Firmware CPU area (platform/firmware_cpu_area.h): Ibex "small", 26.60 kGE at 0.199 um2/GE.
 #include <gtest/gtest.h>
 
-#include "platform/firmware_cpu_area.h"
+#include "soc/firmware_cpu_area.h"
 
 namespace photon {
 namespace {

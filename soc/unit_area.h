@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/config/platform_config.h"
+#include "soc/platform_config.h"
 
 namespace photon {
 

@@ -1,4 +1,4 @@
-#include "platform/firmware_cpu_area.h"
+#include "soc/firmware_cpu_area.h"
 
 namespace photon {
 

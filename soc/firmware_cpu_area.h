@@ -4,8 +4,8 @@
 // (the firmware runs from HBM).
 #pragma once
 
-#include "platform/config/platform_config.h"
 #include "platform/stats/area.h"
+#include "soc/platform_config.h"
 
 namespace photon {
 

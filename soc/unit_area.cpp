@@ -1,4 +1,4 @@
-#include "platform/unit_area.h"
+#include "soc/unit_area.h"
 
 #include "models/dma/dma_area.h"
 #include "models/hbm/hbm_area.h"
@@ -6,7 +6,7 @@
 #include "models/optical_gemm/optical_gemm_area.h"
 #include "models/scratchpad/scratchpad_area.h"
 #include "models/vector/vector_area.h"
-#include "platform/firmware_cpu_area.h"
+#include "soc/firmware_cpu_area.h"
 
 namespace photon {
 
