@@ -1,25 +1,19 @@
 #include "soc/unit_area.h"
 
-#include "models/dma/dma_area.h"
 #include "models/hbm/hbm_area.h"
-#include "models/ntt/ntt_area.h"
-#include "models/optical_gemm/optical_gemm_area.h"
 #include "models/scratchpad/scratchpad_area.h"
-#include "models/vector/vector_area.h"
 #include "soc/firmware_cpu_area.h"
+#include "soc/unit_table.h"
 
 namespace photon {
 
 nlohmann::json unit_area_report(const PlatformConfig& cfg) {
-  const std::pair<const char*, UnitArea> units[] = {
-      {"dma", dma_area(cfg.dma)},
-      {"optical_gemm", optical_gemm_area(cfg.optical_gemm)},
-      {"ntt", ntt_area(cfg.ntt)},
-      {"vector", vector_area(cfg.vector)},
-      {"scratchpad", scratchpad_area(cfg.scratchpad)},
-      {"hbm", hbm_area(cfg.hbm)},
-      {"firmware_cpu", firmware_cpu_area(cfg.cpu)},
-  };
+  // The queue units from the unit table, then the memories and the firmware CPU.
+  std::vector<std::pair<std::string, UnitArea>> units;
+  for (const UnitDesc& u : unit_table()) units.emplace_back(u.name, u.area ? u.area(cfg) : UnitArea{});
+  units.emplace_back("scratchpad", scratchpad_area(cfg.scratchpad));
+  units.emplace_back("hbm", hbm_area(cfg.hbm));
+  units.emplace_back("firmware_cpu", firmware_cpu_area(cfg.cpu));
   nlohmann::json total = nlohmann::json::object(), parts = nlohmann::json::object();
   double sum = 0;
   for (const auto& [name, a] : units) {

@@ -7,8 +7,8 @@
 
 namespace photon {
 
-/// {"area_mm2": {unit: mm2, ..., "total": mm2}, "area_parts_mm2": {unit: {part: mm2}}} for dma,
-/// optical_gemm, ntt, vector, scratchpad, hbm and firmware_cpu, from `cfg` alone.
+/// {"area_mm2": {unit: mm2, ..., "total": mm2}, "area_parts_mm2": {unit: {part: mm2}}} for every
+/// unit of the unit table (its `area`), the scratchpad, HBM and the firmware CPU, from `cfg` alone.
 nlohmann::json unit_area_report(const PlatformConfig& cfg);
 
 }  // namespace photon
