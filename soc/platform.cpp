@@ -16,6 +16,7 @@
 #include "platform/report/op_work.h"
 #include "platform/semaphores.h"
 #include "soc/firmware_cpu.h"
+#include "soc/unit_area.h"
 
 #include "photon_regs.h"
 
@@ -241,6 +242,7 @@ PlatformReport Platform::report(const RunOutcome& outcome) const {
   const std::vector<OpWork> work = count_op_work(program_, cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
   r.ops = op_rows(program_, trace_.events(), work);
   for (const auto& w : work) r.work_total += w;
+  r.area = unit_areas(cfg_);
   return r;
 }
 

@@ -1,14 +1,17 @@
 // The area of every unit of the platform, for the report (models/<unit>/<unit>_area.h).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "platform/stats/area.h"
 #include "soc/platform_config.h"
 
 namespace photon {
 
-/// {"area_mm2": {unit: mm2, ..., "total": mm2}, "area_parts_mm2": {unit: {part: mm2}}} for every
-/// unit of the unit table (its `area`), the scratchpad, HBM and the firmware CPU, from `cfg` alone.
-nlohmann::json unit_area_report(const PlatformConfig& cfg);
+/// (unit, area) for every unit of the unit table (its `area`), then the scratchpad, HBM and the
+/// firmware CPU, from `cfg` alone; mm2.
+std::vector<std::pair<std::string, UnitArea>> unit_areas(const PlatformConfig& cfg);
 
 }  // namespace photon

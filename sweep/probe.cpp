@@ -31,7 +31,7 @@ nlohmann::json probe_report(const std::string& base_config, const std::vector<st
       Platform platform(cfg);
       platform.load(w.program, w.fills);
       const RunOutcome o = platform.run();
-      out = run_report(platform, o, w, cfg, "probe", 0.0).dump();
+      out = make_run_report(platform, o, w, cfg, "probe", 0.0).to_json().dump();
     } catch (const std::exception& e) {
       out = e.what();
       code = 1;

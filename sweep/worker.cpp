@@ -82,7 +82,7 @@ int simulate(const std::string& dir, const SweepPlan& plan, const PlannedRun& ru
     const RunOutcome out = platform.run();
     r.wall_s = now_s() - t0;
     const nlohmann::json report =
-        run_report(platform, out, w, cfg, plan.workloads[run.workload].spec.file, r.wall_s);
+        make_run_report(platform, out, w, cfg, plan.workloads[run.workload].spec.file, r.wall_s).to_json();
     r.status = run_status_name(out.status);
     r.error = out.message;
     for (const auto& m : plan.metrics) r.metrics[m.name] = metric_value(report, m.path);

@@ -66,8 +66,10 @@ void expect_same(const Compiled& a, const Compiled& b, const std::string& what) 
     EXPECT_EQ(a.w.fills[i].address, b.w.fills[i].address) << what;
     EXPECT_EQ(a.w.fills[i].count, b.w.fills[i].count) << what;
   }
-  EXPECT_EQ(a.w.unsupported, b.w.unsupported) << what;
-  EXPECT_EQ(a.w.info, b.w.info) << what;
+  ASSERT_EQ(a.w.unsupported.size(), b.w.unsupported.size()) << what;
+  for (size_t i = 0; i < a.w.unsupported.size(); ++i)
+    EXPECT_EQ(a.w.unsupported[i].to_json(), b.w.unsupported[i].to_json()) << what;
+  EXPECT_EQ(a.w.info.to_json(), b.w.info.to_json()) << what;
 }
 
 void check_workload(const std::string& file, const std::string& config) {
