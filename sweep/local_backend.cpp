@@ -109,8 +109,9 @@ void run_local(const SweepPlan& plan, const std::vector<uint64_t>& todo, const L
                const BackendEvents& ev) {
   if (todo.empty()) return;
   const unsigned jobs = std::max(1u, o.jobs);
-  // Batches in plan order; about four per worker so that the workers finish together.
-  const size_t per = std::max<size_t>(1, std::min<size_t>(256, (todo.size() + 4 * jobs - 1) / (4 * jobs)));
+  // Batches in plan order; about two per worker so that the workers finish together while each
+  // keeps its compiled programs and HBM calibrations over many runs.
+  const size_t per = std::max<size_t>(1, std::min<size_t>(256, (todo.size() + 2 * jobs - 1) / (2 * jobs)));
   std::deque<std::vector<uint64_t>> queue;
   for (size_t i = 0; i < todo.size(); i += per)
     queue.emplace_back(todo.begin() + long(i), todo.begin() + long(std::min(todo.size(), i + per)));

@@ -70,7 +70,7 @@ void clear_sweep_dir(const std::string& dir) {
   for (const char* f :
        {"results.sqlite", "results.sqlite-wal", "results.sqlite-shm", "plan.json", "spec.yaml"})
     fs::remove(fs::path(dir) / f, ec);
-  for (const char* d : {"results", "reports", "logs", "slurm", "plots"})
+  for (const char* d : {"results", "reports", "logs", "slurm", "plots", "cache"})
     fs::remove_all(fs::path(dir) / d, ec);
 }
 
@@ -147,6 +147,7 @@ int run_sweep(const SweepOptions& o) {
   }
   if (o.force) clear_sweep_dir(dir);
   prepare_sweep_dir(dir);
+  fs::remove_all(fs::path(dir) / "cache", ec);  // calibrations of an earlier photon binary are not reused
   write_atomic(plan_path(dir), plan.to_json().dump() + "\n");
   const std::string spec_text = read_text(spec.file);
   write_atomic((fs::path(dir) / "spec.yaml").string(), spec_text);

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "models/hbm/hbm_calibration.h"
 #include "soc/platform.h"
 #include "sweep/content_hash.h"
 #include "sweep/files.h"
@@ -48,6 +49,11 @@ std::string log_path(const std::string& dir, const std::string& key) {
   return (fs::path(dir) / "logs" / (key + ".log")).string();
 }
 
+/// Where a run's child leaves the HBM calibrations it made, for its worker to keep.
+std::string memo_path(const std::string& dir, const std::string& key) {
+  return (fs::path(dir) / "logs" / (key + ".hbm_calibrations.json")).string();
+}
+
 /// The last non-empty line of a file (a failed run's stderr), at most 400 characters.
 std::string last_line(const std::string& path) {
   std::string text;
@@ -76,6 +82,7 @@ int simulate(const std::string& dir, const SweepPlan& plan, const PlannedRun& ru
   const double t0 = now_s();
   RunResult r = base_result(run);
   r.compile_s = compile_s;
+  const size_t memo_mark = HbmCalibrationMemo::instance().size();
   try {
     Platform platform(cfg);
     platform.load(w.program, w.fills);
@@ -97,6 +104,14 @@ int simulate(const std::string& dir, const SweepPlan& plan, const PlannedRun& ru
   }
   r.wall_s = now_s() - t0;
   r.finished_at = utc_now();
+  // Calibrations this run made go to the worker, which hands them to its next runs.
+  if (HbmCalibrationMemo::instance().size() > memo_mark) {
+    try {
+      write_atomic(memo_path(dir, run.key), HbmCalibrationMemo::instance().to_json(memo_mark).dump());
+    } catch (const Error&) {
+      // Only speed is lost.
+    }
+  }
   try {
     write_atomic(result_path(dir, run.key), r.to_json().dump() + "\n");
   } catch (const Error& e) {
@@ -148,6 +163,13 @@ void run_isolated(const std::string& dir, const SweepPlan& plan, const PlannedRu
     ::sigtimedwait(&chld, nullptr, &ts);
   }
   const bool clean = !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (fs::exists(memo_path(dir, run.key))) {  // the calibrations the child made
+    try {
+      if (clean) HbmCalibrationMemo::instance().merge(read_json(memo_path(dir, run.key)));
+    } catch (const Error&) {}
+    std::error_code ec;
+    fs::remove(memo_path(dir, run.key), ec);
+  }
   if (clean && fs::exists(result_path(dir, run.key))) {
     std::error_code ec;
     fs::remove(log, ec);
@@ -213,6 +235,36 @@ std::string format_index_list(const std::vector<uint64_t>& v) {
 }
 
 int run_worker(const SweepPlan& plan, const WorkerOptions& o) {
+  // The HBM fast-forward's calibrations depend only on the HBM configuration and the stream
+  // (models/hbm/hbm_calibration.h): a worker starts with those of the workers before it in this
+  // sweep (DIR/cache, cleared by the front end when it starts) and leaves its own there.
+  HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
+  memo.enable(true);
+  const fs::path cache = fs::path(o.dir) / "cache";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(cache, ec)) {
+    if (e.path().extension() != ".json") continue;
+    try {
+      memo.merge(read_json(e.path().string()));
+    } catch (const Error&) {
+      // A damaged file costs only speed.
+    }
+  }
+  const size_t loaded = memo.size();
+  struct SaveMemo {
+    const fs::path& cache;
+    const size_t& loaded;
+    ~SaveMemo() {
+      HbmCalibrationMemo& m = HbmCalibrationMemo::instance();
+      if (m.size() == loaded) return;
+      std::error_code e;
+      fs::create_directories(cache, e);
+      try {
+        write_atomic((cache / ("hbm_calibrations_" + std::to_string(::getpid()) + ".json")).string(),
+                     m.to_json(loaded).dump());
+      } catch (const Error&) {}
+    }
+  } save{cache, loaded};
   sigset_t chld;
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);

@@ -4,10 +4,13 @@
 // the platform, simulates, writes DIR/reports/KEY.json and then DIR/results/KEY.json (atomic
 // renames, the result last: a result file means a finished run). The worker itself compiles
 // each workload once per lowering group (sweep/plan.h) before forking, so the children share the
-// compiled program copy-on-write. A child that exceeds the plan's timeout_s is killed (status
-// timeout); one that dies is recorded as crashed with its signal and the last line of its
-// stderr; a configuration or workload the worker cannot compile is recorded as error for every
-// run of its group. Children die with the worker (PR_SET_PDEATHSIG).
+// compiled program copy-on-write; it also keeps the HBM fast-forward's calibrations the
+// children make (models/hbm/hbm_calibration.h: a pure function of the HBM configuration and the
+// stream) for the children after it, so each is made once per worker. A child that exceeds the
+// plan's timeout_s is killed (status timeout); one that dies is recorded as crashed with its
+// signal and the last line of its stderr; a configuration or workload the worker cannot compile
+// is recorded as error for every run of its group. Children die with the worker
+// (PR_SET_PDEATHSIG).
 //
 // The same worker serves the local backend (`photon sweep worker DIR --runs 0-99 --notify`,
 // started by the front end) and Slurm (`photon sweep worker DIR --slice $SLURM_ARRAY_TASK_ID`).
