@@ -9,7 +9,8 @@
 //   DIR/logs/            worker logs, and a run's stderr when it fails
 //   DIR/slurm/           the sbatch script, its task slices and task output
 //   DIR/plots/           `photon sweep plot` output
-//   DIR/cache/           HBM calibrations the workers share (models/hbm/hbm_calibration.h)
+//   DIR/cache/           HBM calibrations the workers share (models/hbm/hbm_calibration.h);
+//                        cleared whenever a front end starts
 #pragma once
 
 #include <string>
