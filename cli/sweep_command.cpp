@@ -30,7 +30,7 @@ void add_sweep_command(CLI::App& app, int& status) {
   sub->callback([o, sub, &status] {
     if (!sub->get_subcommands().empty()) return;
     if (o->spec.empty())
-      throw Error("photon sweep: give a SPEC.yaml, or one of: status, export, plot (see --help)");
+      throw Error("sweep: give a SPEC.yaml, or one of: status, export, plot (see photon sweep --help)");
     status = sweep::run_sweep(*o);
   });
 

@@ -121,11 +121,11 @@ void print_summary(const ResultDb& db, const SweepPlan& plan, size_t max_points)
   uint64_t planned_done = 0;
   for (const auto& k : db.keys(false)) planned_done += in_plan.count(k);
   std::printf(
-      "sweep %s: %zu runs (%llu design points, %llu skipped by constraints, %zu workloads); "
+      "sweep %s: %zu runs (%llu design points, %llu skipped by constraints, %zu workload%s); "
       "%llu ok%s%s\n",
       plan.name.c_str(), plan.runs.size(), (unsigned long long)plan.design_points,
-      (unsigned long long)plan.skipped, plan.workloads.size(), (unsigned long long)ok,
-      failed.empty() ? "" : ", ", failed.c_str());
+      (unsigned long long)plan.skipped, plan.workloads.size(), plan.workloads.size() == 1 ? "" : "s",
+      (unsigned long long)ok, failed.empty() ? "" : ", ", failed.c_str());
   if (planned_done < plan.runs.size())
     std::printf("  %llu runs have no result yet\n", (unsigned long long)(plan.runs.size() - planned_done));
   if (rows > planned_done)

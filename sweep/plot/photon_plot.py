@@ -78,6 +78,11 @@ def pareto_figure(rows, front_keys, params, x_of, y_of, x_label, y_label, title,
     xs = [x_of(r) for r in rows]
     ys = [y_of(r) for r in rows]
     ax.scatter(xs, ys, s=14, color="#9a9a9a", alpha=0.6, label="design points (%d)" % len(rows), zorder=2)
+    if spread(xs) > 20:
+        ax.set_xscale("log")
+    if spread(ys) > 20:
+        ax.set_yscale("log")
+    fig.canvas.draw()  # final limits, so that labels can be placed in display coordinates
     front = sorted([r for r in rows if r["key"] in front_keys], key=lambda r: (x_of(r), y_of(r)))
     fx = [x_of(r) for r in front]
     fy = [y_of(r) for r in front]
@@ -89,12 +94,17 @@ def pareto_figure(rows, front_keys, params, x_of, y_of, x_label, y_label, title,
         labels = {}
         for i, (x, y) in enumerate(zip(fx, fy)):
             labels.setdefault((x, y), []).append("P%d" % (i + 1))
-        for (x, y), names in labels.items():
-            ax.annotate(",".join(names), (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8, zorder=5)
-    if spread(xs) > 20:
-        ax.set_xscale("log")
-    if spread(ys) > 20:
-        ax.set_yscale("log")
+        # Labels of nearby points are stacked so they do not overwrite each other.
+        placed = []
+        to_px = ax.transData.transform
+        for (x, y), names in sorted(labels.items()):
+            px, py = to_px((x, y))
+            dy = 4
+            while any(abs(px - qx) < 40 and abs(py + dy - qy) < 10 for qx, qy in placed):
+                dy += 10
+            placed.append((px, py + dy))
+            ax.annotate(",".join(names), (x, y), textcoords="offset points", xytext=(5, dy), fontsize=8, zorder=5,
+                        arrowprops=dict(arrowstyle="-", color="#d62728", linewidth=0.5) if dy > 4 else None)
     ax.set_xlabel(x_label)
     ax.set_ylabel(y_label)
     ax.set_title(title)

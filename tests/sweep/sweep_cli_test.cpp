@@ -355,7 +355,7 @@ TEST(SweepCli, ExportAndStatus) {
   EXPECT_FALSE(fs::exists(d + "/roof.data.json"));
   const CliResult s = photon("sweep status " + out);
   EXPECT_EQ(s.status, 0) << s.err;
-  EXPECT_NE(s.out.find("8 runs (8 design points, 0 skipped by constraints, 1 workloads); 8 ok"),
+  EXPECT_NE(s.out.find("8 runs (8 design points, 0 skipped by constraints, 1 workload); 8 ok"),
             std::string::npos)
       << s.out;
 }
