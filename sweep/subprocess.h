@@ -1,4 +1,4 @@
-// Running a helper program (sbatch, squeue, python3) and capturing what it prints.
+// Running an external program (sbatch, squeue, python3) and capturing what it prints.
 #pragma once
 
 #include <string>
