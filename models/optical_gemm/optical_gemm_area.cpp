@@ -37,7 +37,7 @@ double dac_area_mm2(uint32_t bits, double gsps) {
 
 UnitArea optical_gemm_area(const OpticalGemmConfig& c) {
   const double rows = c.rows, cols = c.cols, w = c.wavelengths, f = c.modulation_ghz;
-  const bool stationary = c.weight_mode == "stationary";
+  const bool stationary = c.weight_mode == WeightMode::Stationary;
   UnitArea a;
   if (stationary) {
     a.add("weight_cells", rows * cols * kMziUm2 * kUm2);

@@ -22,7 +22,7 @@ RunReport make_run_report(const Platform& platform, const RunOutcome& out, const
   report.photon_version = kPhotonVersion;
   report.workload = workload_arg;
   report.info = w.info;
-  report.mode = cfg.sim.mode;
+  report.mode = sim_mode_table().name(cfg.sim.mode);
   report.simulated_time_ns = out.simulated_time_ns;
   report.wall_time_s = wall_s;
   report.config = config_json(cfg);

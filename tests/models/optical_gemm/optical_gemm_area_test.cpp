@@ -42,7 +42,7 @@ TEST(OpticalGemmArea, DefaultStationaryEngine) {
 
 TEST(OpticalGemmArea, StreamedEngineAndOneWavelength) {
   OpticalGemmConfig c;
-  c.weight_mode = "streamed";
+  c.weight_mode = WeightMode::Streamed;
   c.wavelengths = 1;
   c.modulation_ghz = 20;
   c.adc_bits = 6;
