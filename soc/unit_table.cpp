@@ -1,6 +1,7 @@
 #include "soc/unit_table.h"
 
 #include "base/error.h"
+#include "cosim/ntt/ntt_rtl_unit.h"
 #include "models/dma/dma.h"
 #include "models/dma/dma_area.h"
 #include "models/ntt/ntt_area.h"
@@ -47,7 +48,12 @@ const std::vector<UnitDesc>& unit_table() {
        [](const PlatformConfig& c) { return optical_gemm_area(c.optical_gemm); }},
       {"ntt",
        regs::QueueId::NTT,
-       {engine_impl<NttEngine>(&PlatformConfig::ntt, "timing and modular-arithmetic model (models/ntt)")},
+       {engine_impl<NttEngine>(&PlatformConfig::ntt, "timing and modular-arithmetic model (models/ntt)"),
+        {"rtl", "NTT/INTT on the verilated RTL core (cosim/ntt), other commands on the TLM engine",
+         [](const UnitContext& c) -> std::unique_ptr<QueueUnit> {
+           return std::make_unique<NttRtlUnit>("ntt", c.cfg.ntt, c.cfg.cosim, c.spm, c.wiring);
+         },
+         [](const PlatformConfig& cfg) { NttRtlUnit::check_config(cfg.ntt, cfg.cosim); }}},
        [](const PlatformConfig& c) { return ntt_area(c.ntt); }},
       {"vector",
        regs::QueueId::VEC,
