@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional
 import torch
 
 from . import _paths
-from ._errors import PlatformError
+from ._errors import PhotonTorchError, PlatformError
 from ._runner import run_workload
 
 _lock = threading.Lock()
@@ -28,11 +28,44 @@ _config: Dict[str, Any] = {"file": None, "set": {}}
 _timing_cache: Dict[str, dict] = {}  # (config, signature) -> {"ns": ..., "units": {...}} or {"error": ...}
 
 
+_registered = False
+_register_error: Optional[str] = None
+
+
+def register() -> None:
+    """Loads the device library (its DeviceGuardImplInterface, allocator and kernels), without
+    configuring it. photon_torch calls this on import when the library is built: torch's autograd
+    engine sizes its per-device queues once, at the first backward of the process, from the
+    devices registered then, so the device must be registered before any backward runs. Raises
+    PhotonTorchError when the first backward ran before (torch 1.13 cannot add the device later)."""
+    global _registered, _register_error
+    if _register_error is not None:
+        raise PhotonTorchError(_register_error)
+    if _registered:
+        return
+    torch.ops.load_library(_paths.device_library())
+    _registered = True
+    # A backward on the device: fails inside torch's engine (an internal assert on its device
+    # queues) exactly when the engine started before the device was registered.
+    try:
+        x = torch.zeros(1, device=torch.device("privateuseone", 0), requires_grad=True)
+        x.sum().backward()
+    except RuntimeError as e:
+        if "device_ready_queues_" not in str(e):
+            raise
+        _register_error = (
+            "photon device: a backward pass ran before photon_torch registered the device, and torch 1.13's "
+            "autograd engine cannot add a device afterwards: import photon_torch before the first backward")
+        raise PhotonTorchError(_register_error) from None
+    finally:
+        torch.ops.photon.reset_stats()
+
+
 def _load() -> None:
     global _loaded
     with _lock:
         if not _loaded:
-            torch.ops.load_library(_paths.device_library())
+            register()
             _loaded = True
             _configure_locked(None, None)
 
