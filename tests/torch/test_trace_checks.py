@@ -172,5 +172,27 @@ class FileMode(unittest.TestCase):
             self.assertEqual(os.stat(path("mode.ptrace")).st_mode & 0o777, 0o666 & ~umask)
 
 
+class CompileBuffers(unittest.TestCase):
+    def test_compiled_batchnorm_keeps_the_running_statistics_of_eager_pytorch(self):
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Conv2d(2, 3, 3), nn.BatchNorm2d(3), nn.ReLU())
+        ref = nn.Sequential(nn.Conv2d(2, 3, 3), nn.BatchNorm2d(3), nn.ReLU())
+        ref.load_state_dict(model.state_dict())
+        cm = pt.compile(model, quiet=True)
+        for step in range(3):
+            x = torch.randn(4, 2, 6, 6)
+            cm(x).sum().backward()
+            ref(x).sum().backward()
+            self.assertEqual(model[1].num_batches_tracked.item(), step + 1)
+        for (n, b), (_, r) in zip(model.named_buffers(), ref.named_buffers()):
+            self.assertTrue(torch.equal(b, r), n)
+        for (n, p), (_, r) in zip(model.named_parameters(), ref.named_parameters()):
+            self.assertTrue(torch.equal(p.grad, r.grad), n)
+        # Captured once for the one input signature: a forward and a backward graph.
+        self.assertEqual([r["graph"] for r in cm.reports], ["forward", "backward"])
+        cm(torch.randn(2, 2, 6, 6))  # a new batch size: captured again
+        self.assertEqual(len(cm.reports), 4)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
