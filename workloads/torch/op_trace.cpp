@@ -1,12 +1,14 @@
 #include "workloads/torch/op_trace.h"
 
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "base/input_file.h"
 
 namespace photon {
 namespace {
@@ -173,6 +175,7 @@ std::string op_context(const TraceOp& op) {
 }
 
 OpTrace read_op_trace(const std::string& path) {
+  check_regular_file(path);  // a FIFO or a device would block or never end
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open file");
   std::ostringstream ss;
