@@ -131,6 +131,26 @@ class WriterReaderAgreement(unittest.TestCase):
         self.assertFalse(os.path.exists(p))
 
 
+class ZeroSize(unittest.TestCase):
+    def test_a_product_over_no_terms_is_one_error_and_empty_batches_run(self):
+        class Gram(nn.Module):
+            def forward(self, x):
+                return x @ x.t()
+        for name, model, x in [("linear_k0", nn.Linear(0, 5), torch.empty(4, 0)), ("mm_k0", Gram(), torch.empty(3, 0))]:
+            with self.subTest(model=name):
+                tr = pt.trace(model, x, path=path(f"{name}.ptrace"))
+                rc, err = photon_run(tr.path)
+                self.assertEqual(rc, 1)  # an error, not SIGFPE (-8)
+                self.assertEqual(len(err.splitlines()), 1)
+                self.assertIn("a product over no terms", err)
+                self.assertRegex(err, r"node '[^']*(addmm|mm)#\d+' \((Gemm|MatMul)\)")
+        for name, model, x in [("linear_m0", nn.Linear(8, 5), torch.empty(0, 8)), ("linear_n0", nn.Linear(8, 0), torch.empty(2, 8)),
+                               ("conv_n0", nn.Conv2d(4, 4, 3), torch.empty(0, 4, 8, 8))]:
+            with self.subTest(model=name):
+                tr = pt.trace(model, x, path=path(f"{name}.ptrace"))
+                self.assertEqual(photon_run(tr.path), (0, ""))
+
+
 class Modes(unittest.TestCase):
     def test_trace_restores_every_modules_mode(self):
         m = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4), nn.Dropout(0.1))
