@@ -151,6 +151,23 @@ class ZeroSize(unittest.TestCase):
                 self.assertEqual(photon_run(tr.path), (0, ""))
 
 
+class LinearGemm(unittest.TestCase):
+    def test_a_traced_linear_times_as_its_onnx_export(self):
+        # Oracle: torch.onnx.export writes nn.Linear as Gemm(x, W, b, transB=1); the trace's
+        # addmm(b, x, t(W)) lowers to the same Gemm, so both simulate to the same time.
+        import warnings
+        for k, n in [(1024, 10), (512, 1000), (64, 10)]:
+            with self.subTest(k=k, n=n):
+                m, x = nn.Linear(k, n).eval(), torch.randn(2, k)
+                tr = pt.trace(m, x, path=path(f"lin_{k}_{n}.ptrace"))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    torch.onnx.export(m, x, path(f"lin_{k}_{n}.onnx"))
+                a = tr.run()["simulated_time_ns"]
+                b = pt.run_workload(path(f"lin_{k}_{n}.onnx"))["simulated_time_ns"]
+                self.assertEqual(a, b)
+
+
 class Modes(unittest.TestCase):
     def test_trace_restores_every_modules_mode(self):
         m = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4), nn.Dropout(0.1))

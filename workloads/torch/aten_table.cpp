@@ -182,7 +182,9 @@ void matmul_op(B& b) {
   b.node("MatMul", {a, o}, {b.out(0)});
 }
 
-// addmm(self, mat1, mat2, beta, alpha) = beta * self + alpha * mat1 @ mat2: ONNX Gemm.
+// addmm(self, mat1, mat2, beta, alpha) = beta * self + alpha * mat1 @ mat2: ONNX Gemm. When mat2
+// is a folded t(weight) (nn.Linear: addmm(bias, x, t(weight))), the Gemm reads the weight as
+// stored with transB = 1, as torch.onnx.export writes a Linear (the weight-stationary layout).
 void addmm_op(B& b) {
   const std::string c = b.in("self"), a = b.in("mat1"), m = b.in("mat2");
   const Ints &sa = b.shape(a), &sm = b.shape(m);
@@ -192,8 +194,15 @@ void addmm_op(B& b) {
   auto bs = broadcast_shapes(b.shape(c), y);
   if (!bs || *bs != y) b.fail(fmt::format("inconsistent shapes: addmm bias {} does not broadcast to {}", dims_str(b.shape(c)), dims_str(y)));
   b.expect_out_shape(0, y, "addmm");
-  b.node("Gemm", {a, m, c}, {b.out(0)},
-         {{"alpha", static_cast<float>(b.number("alpha", 1.0))}, {"beta", static_cast<float>(b.number("beta", 1.0))}});
+  std::map<std::string, AttrValue> attrs = {{"alpha", static_cast<float>(b.number("alpha", 1.0))},
+                                            {"beta", static_cast<float>(b.number("beta", 1.0))}};
+  auto w = b.state().transpose_of.find(m);
+  if (w != b.state().transpose_of.end()) {
+    attrs["transB"] = int64_t{1};
+    b.node("Gemm", {a, w->second, c}, {b.out(0)}, attrs);
+    return;
+  }
+  b.node("Gemm", {a, m, c}, {b.out(0)}, attrs);
 }
 
 // baddbmm(self, batch1, batch2, beta, alpha) = beta * self + alpha * batch1 @ batch2.
@@ -731,6 +740,29 @@ void transpose_op(B& b) {
   std::swap(perm[norm_dim(b, b.integer("dim0"), r)], perm[norm_dim(b, b.integer("dim1"), r)]);
   transpose_perm(b, x, perm);
 }
+
+}  // namespace
+
+std::optional<std::string> transposed_2d(AtenBuilder& b) {
+  const std::string n = b.op().name;
+  if (n != "aten::t" && n != "aten::transpose" && n != "aten::permute") return std::nullopt;
+  if (!b.is_tensor("self") || b.num_outputs() != 1 || b.op().outputs[0] < 0) return std::nullopt;
+  const std::string x = b.in("self");
+  const Ints& sx = b.shape(x);
+  if (sx.size() != 2) return std::nullopt;
+  if (n == "aten::transpose") {
+    const int64_t d0 = b.integer("dim0"), d1 = b.integer("dim1");
+    const int64_t a0 = d0 < 0 ? d0 + 2 : d0, a1 = d1 < 0 ? d1 + 2 : d1;
+    if (!((a0 == 0 && a1 == 1) || (a0 == 1 && a1 == 0))) return std::nullopt;
+  } else if (n == "aten::permute") {
+    const Ints p = b.ints("dims");
+    if (p.size() != 2 || !((p[0] == 1 || p[0] == -1) && (p[1] == 0 || p[1] == -2))) return std::nullopt;
+  }
+  if (b.out_info(0).shape != Ints{sx[1], sx[0]}) return std::nullopt;
+  return x;
+}
+
+namespace {
 
 void t_op(B& b) {
   const std::string x = b.in("self");

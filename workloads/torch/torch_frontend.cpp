@@ -106,6 +106,7 @@ TorchGraph build(const OpTrace& trace) {
         for (size_t i = 0; i < op.outputs.size(); ++i)
           if (op.outputs[i] >= 0) b.make_constant(trace.tensors[static_cast<size_t>(op.outputs[i])].name);
         b.set_note("folded: data movement of constants");
+        if (const auto src = torch_frontend::transposed_2d(b)) st.transpose_of[b.out(0)] = *src;
       } else if (row) {
         row->build(b);
       } else {
