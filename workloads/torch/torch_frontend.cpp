@@ -79,6 +79,7 @@ TorchGraph build(const OpTrace& trace) {
       const auto* row = torch_frontend::find_aten_row(op.name);
       if (!row && !torch_frontend::is_aten_operator(op.name))
         throw Error(fmt::format("unknown op '{}': not an ATen operator of torch 1.13", op.name));
+      torch_frontend::check_schema(op);
       std::vector<int64_t> ids = arg_tensors(op);
       ids.insert(ids.end(), op.outputs.begin(), op.outputs.end());
       for (int64_t id : ids) {
