@@ -159,15 +159,16 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     if (!iv.isList() || iv.isTensorList()) continue;
     const c10::List<c10::IValue> list = iv.toList();
     bool on_device = false;
+    // A None index (x[:, idx]) arrives as an undefined tensor: it has no device.
     for (size_t j = 0; j < list.size(); ++j) {
       const c10::IValue e = list.get(j);
-      on_device = on_device || (e.isTensor() && e.toTensor().device().type() == kDev);
+      on_device = on_device || (e.isTensor() && e.toTensor().defined() && e.toTensor().device().type() == kDev);
     }
     if (!on_device) continue;
     c10::List<c10::optional<Tensor>> moved;
     for (size_t j = 0; j < list.size(); ++j) {
       const c10::IValue e = list.get(j);
-      if (e.isTensor())
+      if (e.isTensor() && e.toTensor().defined())
         moved.push_back(cpu_view(e.toTensor()));
       else
         moved.push_back(c10::nullopt);
