@@ -36,14 +36,24 @@ void free_block(void* p) {
 /// Host buffers registered in the simulated HBM; an allocation beyond its capacity is an error.
 struct PhotonAllocator final : c10::Allocator {
   c10::DataPtr allocate(size_t n) const override {
-    void* p = n ? c10::alloc_cpu(n) : nullptr;
-    if (p) {
-      try {
-        DeviceState::get().on_alloc(p, n);
-      } catch (const std::exception& e) {
-        c10::free_cpu(p);
-        TORCH_CHECK(false, e.what());
-      }
+    if (n == 0) return {nullptr, nullptr, &free_block, c10::Device(kDev, 0)};
+    // The simulated HBM decides first: a request beyond its capacity is the device's error, not
+    // the host allocator's (which would fail, or thrash, on the backing store).
+    try {
+      DeviceState::get().check_fits(n);
+    } catch (const std::exception& e) { TORCH_CHECK(false, e.what()); }
+    void* p = nullptr;
+    try {
+      p = c10::alloc_cpu(n);
+    } catch (const std::exception&) {
+      TORCH_CHECK(false, "photon device: the host cannot provide the ", n,
+                  " bytes of backing store for a block of the simulated HBM (host memory exhausted)");
+    }
+    try {
+      DeviceState::get().on_alloc(p, n);
+    } catch (const std::exception& e) {
+      c10::free_cpu(p);
+      TORCH_CHECK(false, e.what());
     }
     return {p, p, &free_block, c10::Device(kDev, 0)};
   }
