@@ -63,14 +63,22 @@ struct PhotonAllocator final : c10::Allocator {
 PhotonAllocator g_allocator;
 REGISTER_ALLOCATOR(kDev, &g_allocator);
 
+/// The platform is one device: privateuseone:0 (or no index). Any other index is an error
+/// naming it, never a silent alias of device 0.
+void check_index(c10::optional<c10::Device> d) {
+  TORCH_CHECK(!d || d->type() != kDev || d->index() <= 0, "photon device: privateuseone:", int(d->index()),
+              " does not exist; the platform is one device, privateuseone:0");
+}
+
 /// One device, one stream: the platform's command processor orders all work.
 struct PhotonGuardImpl final : c10::impl::DeviceGuardImplInterface {
   c10::DeviceType type() const override { return kDev; }
-  c10::Device exchangeDevice(c10::Device) const override { return c10::Device(kDev, 0); }
-  c10::Device getDevice() const override { return c10::Device(kDev, 0); }
-  void setDevice(c10::Device d) const override {
-    TORCH_CHECK(d.index() <= 0, "photon device: there is one device (index 0), not ", int(d.index()));
+  c10::Device exchangeDevice(c10::Device d) const override {
+    check_index(d);
+    return c10::Device(kDev, 0);
   }
+  c10::Device getDevice() const override { return c10::Device(kDev, 0); }
+  void setDevice(c10::Device d) const override { check_index(d); }
   void uncheckedSetDevice(c10::Device) const noexcept override {}
   c10::Stream getStream(c10::Device d) const noexcept override {
     return c10::Stream(c10::Stream::DEFAULT, d);
@@ -89,15 +97,17 @@ Tensor cpu_view(const Tensor& t) {
 }
 
 Tensor empty_memory_format(at::IntArrayRef size, c10::optional<at::ScalarType> dtype,
-                           c10::optional<at::Layout>, c10::optional<at::Device>, c10::optional<bool>,
+                           c10::optional<at::Layout>, c10::optional<at::Device> device, c10::optional<bool>,
                            c10::optional<at::MemoryFormat> mf) {
+  check_index(device);
   DeviceState::get().count_memory_op("aten::empty.memory_format");
   return at::detail::empty_generic(size, &g_allocator, c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
                                    c10::dtype_or_default(dtype), mf);
 }
 
 Tensor empty_strided(at::IntArrayRef size, at::IntArrayRef stride, c10::optional<at::ScalarType> dtype,
-                     c10::optional<at::Layout>, c10::optional<at::Device>, c10::optional<bool>) {
+                     c10::optional<at::Layout>, c10::optional<at::Device> device, c10::optional<bool>) {
+  check_index(device);
   DeviceState::get().count_memory_op("aten::empty_strided");
   return at::detail::empty_strided_generic(size, stride, &g_allocator,
                                            c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
