@@ -300,6 +300,111 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
   return out;
 }
 
+// Matrix-vector products: the engine's GEMM with one output column (vec is the stationary
+// operand, as B transposed [1 x k]); timed as the mm / addmm of that shape.
+Tensor mv(const Tensor& self, const Tensor& vec) {
+  check_float("aten::mv", self, "self");
+  check_float("aten::mv", vec, "vec");
+  TORCH_CHECK(self.dim() == 2 && vec.dim() == 1 && self.size(1) == vec.size(0), "photon device: aten::mv: shapes ",
+              self.sizes(), " and ", vec.sizes(), " do not multiply");
+  const int64_t m = self.size(0), k = self.size(1);
+  Tensor out = device_empty({m}, self);
+  engine_gemm(cpu_view(self).contiguous(), cpu_view(vec).reshape({1, k}).contiguous(), cpu_view(out).view({m, 1}));
+  DeviceState::get().count_device_op(
+      "aten::mv", nlohmann::json{{"op", "aten::mm.default"},
+                                 {"tensors", {{{"shape", {m, k}}, {"kind", "input"}}, {{"shape", {k, 1}}, {"kind", "param"}}}},
+                                 {"args", {{"self", {{"tensor", 0}}}, {"mat2", {{"tensor", 1}}}}},
+                                 {"out", {m, 1}}}
+                      .dump());
+  return out;
+}
+
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const at::Scalar& beta,
+             const at::Scalar& alpha) {
+  check_float("aten::addmv", self, "self");
+  check_float("aten::addmv", mat, "mat");
+  check_float("aten::addmv", vec, "vec");
+  TORCH_CHECK(mat.dim() == 2 && vec.dim() == 1 && mat.size(1) == vec.size(0), "photon device: aten::addmv: shapes ",
+              mat.sizes(), " and ", vec.sizes(), " do not multiply");
+  const int64_t m = mat.size(0), k = mat.size(1);
+  Tensor out = device_empty({m}, mat);
+  Tensor c = cpu_view(out);
+  engine_gemm(cpu_view(mat).contiguous(), cpu_view(vec).reshape({1, k}).contiguous(), c.view({m, 1}));
+  if (alpha.toDouble() != 1.0) c.mul_(alpha);
+  if (beta.toDouble() != 0.0) c.add_(cpu_view(self).expand_as(c), beta);
+  DeviceState::get().count_device_op(
+      "aten::addmv",
+      nlohmann::json{{"op", "aten::addmm.default"},
+                     {"tensors",
+                      {{{"shape", {m, 1}}, {"kind", "param"}},
+                       {{"shape", {m, k}}, {"kind", "input"}},
+                       {{"shape", {k, 1}}, {"kind", "param"}}}},
+                     {"args",
+                      {{"self", {{"tensor", 0}}},
+                       {"mat1", {{"tensor", 1}}},
+                       {"mat2", {{"tensor", 2}}},
+                       {"beta", beta.toDouble()},
+                       {"alpha", alpha.toDouble()}}},
+                     {"out", {m, 1}}}
+          .dump());
+  return out;
+}
+
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const at::Scalar& beta,
+               const at::Scalar& alpha) {
+  check_float("aten::baddbmm", self, "self");
+  check_float("aten::baddbmm", batch1, "batch1");
+  check_float("aten::baddbmm", batch2, "batch2");
+  TORCH_CHECK(batch1.dim() == 3 && batch2.dim() == 3 && batch1.size(0) == batch2.size(0) &&
+                  batch1.size(2) == batch2.size(1),
+              "photon device: aten::baddbmm: shapes ", batch1.sizes(), " and ", batch2.sizes(), " do not multiply");
+  Tensor out = device_empty({batch1.size(0), batch1.size(1), batch2.size(2)}, batch1);
+  const Tensor a = cpu_view(batch1), b = cpu_view(batch2);
+  Tensor c = cpu_view(out);
+  for (int64_t i = 0; i < batch1.size(0); ++i) engine_gemm(a[i].contiguous(), b[i].t().contiguous(), c[i]);
+  if (alpha.toDouble() != 1.0) c.mul_(alpha);
+  if (beta.toDouble() != 0.0) c.add_(cpu_view(self).expand_as(c), beta);
+  DeviceState::get().count_device_op(
+      "aten::baddbmm",
+      signature("aten::baddbmm.default", {{&self, "input"}, {&batch1, "input"}, {&batch2, "input"}},
+                {"self", "batch1", "batch2"}, {{"beta", beta.toDouble()}, {"alpha", alpha.toDouble()}}, out));
+  return out;
+}
+
+// out= and in-place forms: the functional kernel above, then the result written into `out`
+// (resized as ATen's out= convention) or `self`.
+Tensor& write_out(const Tensor& r, Tensor& out) {
+  if (out.sizes() != r.sizes()) out.resize_(r.sizes());
+  cpu_view(out).copy_(cpu_view(r));
+  return out;
+}
+Tensor& mm_out(const Tensor& self, const Tensor& mat2, Tensor& out) { return write_out(::photon::torchdev::mm(self, mat2), out); }
+Tensor& bmm_out(const Tensor& self, const Tensor& mat2, Tensor& out) { return write_out(::photon::torchdev::bmm(self, mat2), out); }
+Tensor& mv_out(const Tensor& self, const Tensor& vec, Tensor& out) { return write_out(::photon::torchdev::mv(self, vec), out); }
+Tensor& addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const at::Scalar& beta,
+                  const at::Scalar& alpha, Tensor& out) {
+  return write_out(::photon::torchdev::addmm(self, mat1, mat2, beta, alpha), out);
+}
+Tensor& addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, const at::Scalar& beta,
+                  const at::Scalar& alpha, Tensor& out) {
+  return write_out(::photon::torchdev::addmv(self, mat, vec, beta, alpha), out);
+}
+Tensor& baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const at::Scalar& beta,
+                    const at::Scalar& alpha, Tensor& out) {
+  return write_out(::photon::torchdev::baddbmm(self, batch1, batch2, beta, alpha), out);
+}
+Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const at::Scalar& beta,
+               const at::Scalar& alpha) {
+  return write_out(::photon::torchdev::addmm(self, mat1, mat2, beta, alpha), self);
+}
+Tensor& addmv_(Tensor& self, const Tensor& mat, const Tensor& vec, const at::Scalar& beta, const at::Scalar& alpha) {
+  return write_out(::photon::torchdev::addmv(self, mat, vec, beta, alpha), self);
+}
+Tensor& baddbmm_(Tensor& self, const Tensor& batch1, const Tensor& batch2, const at::Scalar& beta,
+                 const at::Scalar& alpha) {
+  return write_out(::photon::torchdev::baddbmm(self, batch1, batch2, beta, alpha), self);
+}
+
 Tensor run_on_cpu_conv(const Tensor& x, const Tensor& w, const c10::optional<Tensor>& bias,
                        at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
                        bool transposed, at::IntArrayRef output_padding, int64_t groups) {
@@ -512,6 +617,18 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("mm", mm);
   m.impl("addmm", addmm);
   m.impl("bmm", bmm);
+  m.impl("mv", mv);
+  m.impl("addmv", addmv);
+  m.impl("baddbmm", baddbmm);
+  m.impl("mm.out", mm_out);
+  m.impl("bmm.out", bmm_out);
+  m.impl("mv.out", mv_out);
+  m.impl("addmm.out", addmm_out);
+  m.impl("addmv.out", addmv_out);
+  m.impl("baddbmm.out", baddbmm_out);
+  m.impl("addmm_", addmm_);
+  m.impl("addmv_", addmv_);
+  m.impl("baddbmm_", baddbmm_);
   m.impl("convolution_overrideable", convolution);
   m.impl("convolution_backward_overrideable", convolution_backward);
   m.impl("native_batch_norm", native_batch_norm);
