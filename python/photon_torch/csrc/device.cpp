@@ -202,9 +202,13 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 
 // ---- GEMM kernels ---------------------------------------------------------------------------
 
+/// An operand of a device GEMM: float32 and on the device (a CPU operand is an error naming it,
+/// as PyTorch's own kernels refuse operands on two devices).
 void check_float(const char* op, const Tensor& t, const char* what) {
   TORCH_CHECK(t.scalar_type() == at::kFloat, "photon device: ", op, ": ", what, " has dtype ",
               t.scalar_type(), "; the optical GEMM engine computes float32 (convert with .float())");
+  TORCH_CHECK(t.device().type() == kDev || (t.dim() == 0 && t.device().is_cpu()), "photon device: ", op, ": ", what,
+              " is on ", t.device(), ", the other operands on the device (move it with .to(photon_torch.device()))");
 }
 
 /// c[m x n] = a[m x k] * B with B given transposed, bt[n x k] (the layout of Linear and conv
@@ -479,8 +483,9 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_outpu
                                                         at::IntArrayRef padding, at::IntArrayRef dilation,
                                                         bool transposed, at::IntArrayRef output_padding,
                                                         int64_t groups, std::array<bool, 3> mask) {
-  for (const Tensor* t : {&grad_output, &input, &weight})
-    check_float("aten::convolution_backward", *t, "a tensor");
+  check_float("aten::convolution_backward", grad_output, "grad_output");
+  check_float("aten::convolution_backward", input, "input");
+  check_float("aten::convolution_backward", weight, "weight");
   if (!transposed && input.dim() == 4) {
     const int64_t N = input.size(0), C = input.size(1), M = weight.size(0), kh = weight.size(2),
                   kw = weight.size(3);
