@@ -45,6 +45,7 @@ def register() -> None:
         return
     torch.ops.load_library(_paths.device_library())
     _registered = True
+    _pickle_device_tensors()
     # A backward on the device: fails inside torch's engine (an internal assert on its device
     # queues) exactly when the engine started before the device was registered.
     try:
@@ -59,6 +60,30 @@ def register() -> None:
         raise PhotonTorchError(_register_error) from None
     finally:
         torch.ops.photon.reset_stats()
+
+
+def _pickle_device_tensors() -> None:
+    """torch.save / pickle of device tensors. torch 1.13 pickles a tensor through its storage,
+    and its storage code knows no PrivateUse1 storage ("Invalid device for storage"): torch.save
+    failed after writing part of the file. Device tensors are pickled instead the way torch 1.13
+    pickles PrivateUse1 tensors without storage (torch/_tensor.py, _reduce_ex_internal): their
+    values as a host array, rebuilt on the device by torch._utils._rebuild_device_tensor_from_numpy.
+    Each tensor is saved with its own values (views of one storage are not shared on load), and
+    torch.load puts them back on the device whatever its map_location."""
+    original = torch.Tensor._reduce_ex_internal
+    if getattr(original, "_photon", False):
+        return
+
+    def _reduce_ex_internal(self, proto):
+        if self.device.type != "privateuseone":
+            return original(self, proto)
+        host = self.detach().cpu()
+        values = host.numpy() if host.dtype != torch.bfloat16 else host.to(torch.float32).numpy()
+        return (torch._utils._rebuild_device_tensor_from_numpy,
+                (values, self.dtype, str(self.device), self.requires_grad))
+
+    _reduce_ex_internal._photon = True
+    torch.Tensor._reduce_ex_internal = _reduce_ex_internal
 
 
 def _load() -> None:
