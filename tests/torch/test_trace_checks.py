@@ -168,6 +168,22 @@ class LinearGemm(unittest.TestCase):
                 self.assertEqual(a, b)
 
 
+class NotRegularFiles(unittest.TestCase):
+    def test_a_fifo_or_a_device_as_workload_is_an_error_not_a_hang(self):
+        fifo = path("fifo.ptrace")
+        os.mkfifo(fifo)
+        zero = path("zero.ptrace")
+        os.symlink("/dev/zero", zero)
+        for f, what in [(fifo, "a FIFO"), (zero, "a character device"), (path("zero.onnx"), "a character device")]:
+            if f.endswith(".onnx"):
+                os.symlink("/dev/zero", f)
+            with self.subTest(what=what, file=f):
+                p = subprocess.run([PHOTON, "run", "--workload", f, "--quiet"], capture_output=True, text=True,
+                                   timeout=60)  # a hang fails the test here
+                self.assertEqual((p.returncode, p.stderr.strip()),
+                                 (1, f"photon: error: {f}: not a regular file ({what}): refusing to read it"))
+
+
 class Modes(unittest.TestCase):
     def test_trace_restores_every_modules_mode(self):
         m = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4), nn.Dropout(0.1))
