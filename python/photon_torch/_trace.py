@@ -293,6 +293,13 @@ class _Mode(TorchDispatchMode):
             # The op that failed (a shape error, a missing meta kernel), not the last one recorded.
             s = func._schema
             self.rec.failed = s.name + "." + (s.overload_name or "default")
+            inner = next((v for v in _VALUE_OPS if f"'{v}'" in str(e)), None)
+            if inner is not None:  # e.g. index with a boolean mask calls nonzero inside its kernel
+                rec = self.rec
+                where = f"module '{rec.module()}'" if rec.module() else f"{rec.model}.forward"
+                raise TraceError(f"{rec.model}: {rec.failed} in {where} needs tensor values ({inner} inside it: a "
+                                 f"boolean mask or another value-dependent shape); a trace on the meta device has none"
+                                 ) from None
             raise
         self.rec.record(func, args, kwargs, out)
         return out

@@ -103,6 +103,11 @@ class SameOutputTwice(nn.Module):
         return y, y
 
 
+class BoolMask(nn.Module):
+    def forward(self, x):
+        return x[x > 0]
+
+
 class WriterReaderAgreement(unittest.TestCase):
     def test_every_trace_written_is_read_and_run_by_photon(self):
         x = torch.randn(2, 4)
@@ -205,7 +210,9 @@ class ApiErrors(unittest.TestCase):
                  (lambda: pt.trace(nn.Linear(4, 4), torch.randn(2, 5), path=path("w.ptrace")),
                   "failed to trace in aten::addmm.default: RuntimeError: mat1 and mat2 shapes cannot be multiplied"),
                  (lambda: pt.trace(nn.Linear(4, 4), x, train=True, loss_fn=lambda o: o, path=path("n.ptrace")),
-                  "grad can be implicitly created only for scalar outputs")]
+                  "grad can be implicitly created only for scalar outputs"),
+                 (lambda: pt.trace(BoolMask(), x, path=path("b.ptrace")),
+                  "BoolMask: aten::index.Tensor in BoolMask.forward needs tensor values (aten::nonzero inside it")]
         for f, text in cases:
             with self.subTest(text=text):
                 with self.assertRaises(pt.TraceError) as e:
