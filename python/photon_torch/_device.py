@@ -159,8 +159,16 @@ def address_of(t: torch.Tensor) -> int:
 
 
 def _signature_trace(sig: dict) -> dict:
-    tensors, ids = [], []
+    tensors, ids, views = [], [], []
     for i, t in enumerate(sig["tensors"]):
+        if t.get("transposed"):  # a transposed view of a stored weight: t() of it, as a trace has
+            stored = len(tensors)
+            tensors.append({"kind": t["kind"], "shape": t["shape"][::-1], "dtype": "float32", "name": f"t{i}_stored"})
+            ids.append(len(tensors))
+            tensors.append({"kind": "value", "shape": t["shape"], "dtype": "float32", "name": f"t{i}"})
+            views.append({"op": "aten::t.default", "args": {"self": {"tensor": stored}}, "outputs": [ids[-1]],
+                          "aliases": [{"arg": "self", "write": False}]})
+            continue
         ids.append(len(tensors))
         tensors.append({"kind": t["kind"], "shape": t["shape"], "dtype": "float32", "name": f"t{i}"})
     outs = []
@@ -176,7 +184,8 @@ def _signature_trace(sig: dict) -> dict:
     return {"format": "photon-op-trace", "version": 1, "producer": "photon_torch device timing",
             "model": "device_op", "mode": "inference", "tensors": tensors,
             "inputs": [i for i, t in enumerate(tensors) if t["kind"] == "input"],
-            "outputs": [o for o in outs if o is not None], "ops": [{"op": sig["op"], "args": args, "outputs": outs}]}
+            "outputs": [o for o in outs if o is not None],
+            "ops": views + [{"op": sig["op"], "args": args, "outputs": outs}]}
 
 
 def _time_signature(sig: dict, file: str, sets: Dict[str, Any]) -> dict:

@@ -247,7 +247,14 @@ std::string signature(const std::string& op,
       continue;
     }
     args[names[i]] = {{"tensor", ts.size()}};
-    ts.push_back({{"shape", tensors[i].first->sizes().vec()}, {"kind", tensors[i].second}});
+    const Tensor& t = *tensors[i].first;
+    nlohmann::json e = {{"shape", t.sizes().vec()}, {"kind", tensors[i].second}};
+    // A weight operand that is the transpose of a stored matrix (nn.Linear's t(weight)): timed as
+    // t() of the stored weight, as a trace of the same layer records it (docs/torch.md "Device").
+    if (t.dim() == 2 && std::string(tensors[i].second) == "param" && t.size(0) > 1 && t.size(1) > 1 &&
+        t.stride(0) == 1 && t.stride(1) == t.size(0))
+      e["transposed"] = true;
+    ts.push_back(std::move(e));
   }
   return nlohmann::json{{"op", op}, {"tensors", ts}, {"args", args}, {"out", out.sizes().vec()}}.dump();
 }
