@@ -3,7 +3,7 @@
 installed torch that take or return a Tensor, one per line without the "aten::" prefix, sorted;
 and workloads/torch/aten_schemas.txt: every overload of those operators with its arguments, one
 per line, "name.overload|arg:kind[=],...|returns|list" (kind: the argument's type as the op-trace
-reader checks it, docs/torch.md "Schema checks"; "=" marks an argument with a default; returns:
+reader checks it, E for ScalarType, Layout and MemoryFormat, docs/torch.md "Schema checks"; "=" marks an argument with a default; returns:
 the number of tensor results, the outputs a trace lists; list: 1 if a result is a Tensor[],
 whose length the schema leaves open).
 
@@ -13,6 +13,7 @@ accepts a node only if its op type is in ONNX's schema registry. Regenerate when
 torch version changes:  /usr/bin/python3 scripts/gen_aten_registry.py
 """
 import os
+import re
 import sys
 
 import torch
@@ -27,7 +28,7 @@ def main() -> int:
         types = [str(a.type) for a in list(s.arguments) + list(s.returns)]
         if any("Tensor" in t for t in types):
             names.add(s.name[len("aten::"):])
-            args = ",".join(f"{a.name}:{_kind(str(a.type))}{'=' if a.has_default_value() else ''}"
+            args = ",".join(f"{a.name}:{_kind(str(a.type), _declared(s, a.name))}{'=' if a.has_default_value() else ''}"
                             for a in s.arguments)
             # Results an op trace lists: Tensor (or None) results, and the elements of Tensor[]
             # ones; numbers and bools (is_same_size) are not tensors of the trace.
@@ -55,9 +56,17 @@ _KINDS = {"Tensor": "T", "List[Tensor]": "TL", "List[Optional[Tensor]]": "TL", "
           "List[float]": "FL"}
 
 
-def _kind(t: str) -> str:
+def _declared(schema, name: str) -> str:
+    """The argument's type as the schema declares it ("ScalarType?"; the JIT type says "int")."""
+    m = re.search(r"([\w\[\]().!?]+) " + re.escape(name) + r"[=,)]", str(schema))
+    return m.group(1) if m else ""
+
+
+def _kind(t: str, declared: str = "") -> str:
     opt = t.startswith("Optional[") and t.endswith("]")
     base = t[len("Optional["):-1] if opt else t
+    if declared.rstrip("?") in ("ScalarType", "Layout", "MemoryFormat"):
+        return "E" + ("?" if opt else "")  # an enum: its integer or torch's name, "float32"
     k = _KINDS.get(base)
     if k is None:
         return "*"  # not checked (Generator, Storage, generic types)

@@ -120,8 +120,8 @@ void validate_node(const Node& n, const Graph& g) {
                                 t.source_type.empty() ? "other (not a number type)" : t.source_type));
     }
   }
+  if (is_window_op(n.op_type)) validate_conv_pool(n, g);  // kernel shapes first: [0,0] is a kernel error
   validate_gemm_reduction(n, g);
-  if (is_window_op(n.op_type)) validate_conv_pool(n, g);
   const OnnxOpRow* row = onnx_op(n.op_type);
   if (row && row->validate) row->validate(n, g);
 }

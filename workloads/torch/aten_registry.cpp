@@ -94,15 +94,14 @@ bool is_number(const json& v) {
 bool is_tensor_ref(const json& v) { return v.is_object() && v.contains("tensor"); }
 
 // Does `v` have the schema kind? (docs/torch.md "Arguments": tensors as {"tensor": id}, a Tensor
-// argument may hold a wrapped Python number; dtype, layout, memory_format and device are strings.)
+// argument may hold a wrapped Python number; ScalarType, Layout and MemoryFormat are strings or
+// their integers, a device a string.)
 bool has_kind(const json& v, const Schema::Arg& a) {
   const std::string& k = a.kind;
   if (k == "T") return is_tensor_ref(v) || is_number(v);
   if (k == "TL") return (v.is_object() && v.contains("tensors")) || (v.is_array() && v.empty());
-  if (k == "I") {
-    const bool named = a.name == "dtype" || a.name == "layout" || a.name == "memory_format";
-    return is_int(v) || (named && v.is_string());
-  }
+  if (k == "I") return is_int(v);
+  if (k == "E") return is_int(v) || v.is_string();  // ScalarType, Layout, MemoryFormat: "float32", "strided"
   if (k == "IL") {
     if (is_int(v)) return true;  // int[1] given as one int
     if (!v.is_array()) return false;
@@ -120,6 +119,7 @@ const char* kind_name(const std::string& k) {
   if (k == "T") return "a tensor";
   if (k == "TL") return "a list of tensors";
   if (k == "I") return "an integer";
+  if (k == "E") return "a dtype, layout or memory format";
   if (k == "IL") return "a list of integers";
   if (k == "N") return "a number (Scalar)";
   if (k == "F") return "a float";
