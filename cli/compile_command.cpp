@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "isa/assembler.h"
@@ -142,16 +143,16 @@ void add_config_command(CLI::App& app, int& status) {
           std::printf("%s%s:\n", section.empty() ? "" : "\n", sec.c_str());
           section = sec;
         }
-        std::string v = ps.value(path).dump();
+        std::string v = dump_json(ps.value(path));
         if (v.size() > 1 && v.front() == '"') v = v.substr(1, v.size() - 2);
         std::printf("  %s%s: %s  # %s%s\n", governed.count(path) ? "# " : "", key.c_str(), v.c_str(),
                     p.doc.c_str(), governed.count(path) ? " (set by the preset)" : "");
       }
     } else if (o->list) {
       for (const auto& [path, p] : ps.params())
-        std::printf("%-40s %-22s %s\n", path.c_str(), ps.value(path).dump().c_str(), p.doc.c_str());
+        std::printf("%-40s %-22s %s\n", path.c_str(), dump_json(ps.value(path)).c_str(), p.doc.c_str());
     } else {
-      std::printf("%s\n", config_json(cfg).dump(2).c_str());
+      std::printf("%s\n", dump_json(config_json(cfg), 2).c_str());
     }
     status = 0;
   });

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "soc/platform.h"
@@ -152,7 +153,7 @@ void write_outputs(const RunOptions& o, const CompiledWorkload& w, const Platfor
   if (!o.report.empty()) {
     try {
       write_json_atomic(o.report, report.to_json());
-    } catch (const Error&) {
+    } catch (...) {  // whatever stopped the report, no trace claims a complete run
       if (!o.trace.empty()) std::remove(o.trace.c_str());
       throw;
     }
@@ -247,7 +248,7 @@ int run(const RunOptions& o) {
                  "photon: warning: some tensors have no data in the model; functional outputs "
                  "are not exact (see the report's workload_info.functional_notes)\n");
   if (out.status != RunOutcome::Status::Done) {
-    std::fprintf(stderr, "photon: error: %s\n", out.message.c_str());
+    std::fprintf(stderr, "photon: error: %s\n", printable(out.message).c_str());
     return 1;
   }
   if (!o.quiet) print_summary(o, w, report);
