@@ -64,9 +64,11 @@ class Platform {
   /// Places the program's commands in the ring and its segments and `fills` in HBM. Throws Error
   /// if the ring or a segment does not fit in HBM.
   void load(const pcs::Program& program, const std::vector<FloatFill>& fills = {});
-  /// Runs to the END command, an error, or a deadlock (no event left while the firmware still
-  /// waits). `progress` (optional) is called with the simulated time between slices of
-  /// `slice_ns` simulated ns; `max_ns` = 0: no limit.
+  /// Runs to the END command, an error, a deadlock (no event left while the firmware still
+  /// waits) or the watchdog: simulated time reaching `max_ns` (0: the configuration's
+  /// sim.max_time_ns; 0 there too: no limit) or wall time reaching sim.max_wall_s ends the run
+  /// with Status::Timeout, and report() then counts busy time up to the stop. `progress`
+  /// (optional) is called with the simulated time between slices of `slice_ns` simulated ns.
   RunOutcome run(const std::function<void(double sim_ns)>& progress = {}, double max_ns = 0,
                  double slice_ns = 100000.0);
 
