@@ -70,8 +70,9 @@ void validate_conv_pool(const Node& n, const Graph& g) {
   if (auto_pad == "NOTSET") pads = checked_ints(n, "pads", 2 * r, 0, 0);
   if (n.op_type == "ConvTranspose" || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") return;
   for (size_t i = 0; i < r; ++i) {
-    const int64_t eff = (kernel[i] - 1) * dil[i] + 1;  // dilated kernel extent
-    const int64_t in = x.shape[i + 2] + pads[i] + pads[i + r];
+    // Dilated kernel extent and padded input, overflow-checked (attribute values come from the file).
+    const int64_t eff = (Size::of(kernel[i] - 1) * Size::of(dil[i]) + Size::of(1)).signed_value();
+    const int64_t in = (Size::of(x.shape[i + 2]) + Size::of(pads[i]) + Size::of(pads[i + r])).signed_value();
     if (eff > in)
       throw Error(fmt::format(
           "kernel {} (dilations {}) does not fit the padded input: axis {} has {} + pads {} "
