@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "workloads/graph/broadcast.h"
 #include "workloads/lowering/lowering_internal.h"
 
 namespace photon::lowering {
@@ -94,6 +95,7 @@ void validate_node(const Node& n, const Graph& g) {
     }
   }
   if (is_window_op(n.op_type)) validate_conv_pool(n, g);
+  check_broadcasting(n, g);
   const OnnxOpRow* row = onnx_op(n.op_type);
   if (row && row->validate) row->validate(n, g);
 }
