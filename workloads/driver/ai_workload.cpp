@@ -28,6 +28,7 @@ CompiledWorkload ai_workload(const Graph& g, lowering::LoweringResult& r, const 
   GraphInfo info;
   info.graph = g.name;
   info.opset = g.opset;
+  info.opset_converted_from = g.opset_converted_from;
   info.nodes = r.nodes_total;
   info.lowered = r.nodes_lowered;
   info.free = r.nodes_free;

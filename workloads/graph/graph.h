@@ -70,6 +70,7 @@ void check_window_attrs(const Node& n);
 struct Graph {
   std::string name;
   int64_t opset = 0;
+  int64_t opset_converted_from = 0;  ///< the model file's own opset when the frontend converted it, else 0
   std::vector<std::string> inputs;  ///< graph inputs that are not constants
   std::vector<std::string> outputs;
   std::vector<Node> nodes;                    ///< topologically sorted
