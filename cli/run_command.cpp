@@ -14,6 +14,7 @@
 #include "workloads/driver/run_report.h"
 #include "workloads/driver/tensor_files.h"
 #include "workloads/driver/workload.h"
+#include "workloads/fallback/host_calls.h"
 
 namespace photon::cli {
 
@@ -63,13 +64,15 @@ void check_output_paths(const RunOptions& o) {
   if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
 }
 
-/// Host fallbacks are costed, not computed: a functional run would report wrong outputs.
+/// Host fallbacks without a host reference are costed, not computed: a functional run would
+/// report wrong outputs. The ones the host computes (w.host_calls) are fine.
 void check_functional(const CompiledWorkload& w) {
-  if (w.unsupported.empty()) return;
   std::string nodes;
   for (const auto& u : w.unsupported)
+    if (!w.host_computed(u.name.value_or("")))
     nodes +=
         (nodes.empty() ? "" : "; ") + ("node '" + u.name.value_or("") + "' (" + u.op + ", " + u.reason + ")");
+  if (nodes.empty()) return;
   throw Error("functional mode cannot compute " + nodes + ": host fallback is timing-only")
       .with_context(w.path);
 }
@@ -209,6 +212,7 @@ int run(const RunOptions& o) {
 
   Platform platform(cfg);
   platform.load(w.program, w.fills);
+  if (w.host_calls) fallback::serve_host_calls(platform, *w.host_calls);
   for (const auto& in : w.inputs) {
     auto it = input_data.find(in.name);
     if (it != input_data.end()) platform.write(in.address, it->second.data(), it->second.size() * 4);

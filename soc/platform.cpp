@@ -1,3 +1,4 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: the host-call process (serve_host_calls)
 #include "soc/platform.h"
 #include "soc/unit_table.h"
 
@@ -162,6 +163,27 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   irq_->raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT);  // the host rings the doorbell at time 0
 }
 
+void Platform::serve_host_calls(uint32_t request, uint32_t done, std::function<double(uint32_t)> call) {
+  if (request >= sems_->count() || done >= sems_->count())
+    throw Error("host calls: semaphore " + std::to_string(std::max(request, done)) + " is beyond cpu.semaphores = " +
+                std::to_string(sems_->count()));
+  sc_core::sc_spawn([this, request, done, call] {
+    for (uint32_t k = 0;; ++k) {
+      while (!sems_->try_take(request)) sc_core::wait(sems_->changed);
+      double ns = 0;
+      try {
+        ns = call(k);
+      } catch (const std::exception& e) {
+        host_error_ = "host call " + std::to_string(k) + ": " + e.what();
+        sc_core::sc_stop();
+        return;
+      }
+      if (ns > 0) sc_core::wait(sc_core::sc_time(ns, sc_core::SC_NS));
+      sems_->signal(done);
+    }
+  }, "host_calls");
+}
+
 RunOutcome Platform::run(const std::function<void(double)>& progress, double max_ns, double slice_ns) {
   if (max_ns <= 0) max_ns = cfg_.sim.max_time_ns;  // the watchdog (sim.max_time_ns, sim.max_wall_s)
   const double max_wall_s = cfg_.sim.max_wall_s;
@@ -194,6 +216,11 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   }
   RunOutcome out;
   out.simulated_time_ns = ns_of(cpu_->finished() ? cpu_->finish_time() : sc_core::sc_time_stamp());
+  if (!host_error_.empty()) {
+    out.status = RunOutcome::Status::UnitError;
+    out.message = host_error_;
+    return out;
+  }
   if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) return out;
   const uint32_t status = sys_->regs.get(regs::SYS::STATUS);
   const uint32_t code = regs::SYS::STATUS_CODE.get(status);

@@ -72,6 +72,13 @@ class Platform {
   RunOutcome run(const std::function<void(double sim_ns)>& progress = {}, double max_ns = 0,
                  double slice_ns = 100000.0);
 
+  /// Host calls: the host side of a command stream that hands work to the host (the AI lowering's
+  /// host fallback, docs/lowering.md). Each time the program signals semaphore `request`, a host
+  /// process takes it, runs `call(k)` for the k-th request (k = 0, 1, ...; it may use read() and
+  /// write()), lets the simulated time it returns (ns) pass, and signals `done`. A call that throws
+  /// ends the run with Status::UnitError and the message "host call k: <what>". Call before run().
+  void serve_host_calls(uint32_t request, uint32_t done, std::function<double(uint32_t k)> call);
+
   /// Backdoor memory access at data-NoC addresses (HBM or scratchpad), no timing.
   void read(uint64_t address, void* dst, uint64_t bytes) const;
   void write(uint64_t address, const void* src, uint64_t bytes);
@@ -98,6 +105,7 @@ class Platform {
   std::unique_ptr<Scratchpad> spm_;
   std::vector<std::unique_ptr<QueueUnit>> units_;  ///< unit_table() order = queue order
   std::unique_ptr<FirmwareCpu> cpu_;
+  std::string host_error_;  ///< set by a host call that failed (serve_host_calls)
 };
 
 }  // namespace photon
