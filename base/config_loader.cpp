@@ -1,12 +1,12 @@
 #include "base/config_loader.h"
 
-#include <filesystem>
-#include <fstream>
 #include <set>
+#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
 #include "base/error.h"
+#include "base/file_read.h"
 
 namespace photon {
 namespace {
@@ -39,32 +39,95 @@ void apply_all(ParamSet& ps, const std::vector<Assignment>& as) {
         });
 }
 
-void collect(const YAML::Node& node, const std::string& prefix, const std::string& file,
-             const std::set<std::string>& sections, std::vector<Assignment>& out) {
-  auto where = [&](const YAML::Node& n) {
-    return file + ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
-  };
-  if (!node.IsMap()) throw Error("expected a mapping of configuration keys").with_context(where(node));
+std::string where(const std::string& file, const YAML::Node& n) {
+  return file + ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
+}
+
+/// The YAML merge key `<<` (yaml.org/type/merge.html): a plain (unquoted) scalar `<<`.
+bool is_merge_key(const YAML::Node& k) { return k.IsScalar() && k.Scalar() == "<<" && k.Tag() != "!"; }
+
+using Entry = std::pair<YAML::Node, YAML::Node>;  ///< (key, value) of a mapping
+
+/// The entries of mapping `node` with its merge keys resolved (yaml.org/type/merge.html): its own
+/// keys first, then those of each mapping a `<<` names (a mapping or a sequence of mappings,
+/// earlier ones first) that are not already present: the local value wins. A key given twice in
+/// one mapping is an error; keys are names (scalars). `prefix` names the mapping in errors.
+std::vector<Entry> entries(const YAML::Node& node, const std::string& prefix, const std::string& file,
+                           int depth) {
+  if (depth > 64) throw Error("merge keys nested deeper than 64 levels").with_context(where(file, node));
+  std::vector<Entry> out;
+  std::vector<YAML::Node> merged;
   std::set<std::string> seen;
   for (const auto& kv : node) {
-    std::string key = kv.first.as<std::string>();
-    std::string path = prefix.empty() ? key : prefix + "." + key;
+    if (!kv.first.IsScalar())
+      throw Error((prefix.empty() ? std::string() : prefix + ": ") + "expected a key name, got a " +
+                  (kv.first.IsMap() ? "mapping" : "sequence") + " as a key")
+          .with_context(where(file, kv.first));
+    if (is_merge_key(kv.first)) {
+      const YAML::Node& v = kv.second;
+      if (v.IsMap()) {
+        merged.push_back(v);
+      } else if (v.IsSequence()) {
+        for (const auto& m : v) {
+          if (!m.IsMap())
+            throw Error("merge key '<<': expected a mapping or a sequence of mappings")
+                .with_context(where(file, m));
+          merged.push_back(m);
+        }
+      } else {
+        throw Error("merge key '<<': expected a mapping or a sequence of mappings (e.g. <<: *anchor)")
+            .with_context(where(file, kv.first));
+      }
+      continue;
+    }
+    const std::string key = kv.first.Scalar();
     if (!seen.insert(key).second)
-      throw Error(path + ": key given twice in the same mapping").with_context(where(kv.first));
-    const YAML::Node& v = kv.second;
+      throw Error((prefix.empty() ? key : prefix + "." + key) + ": key given twice in the same mapping")
+          .with_context(where(file, kv.first));
+    out.emplace_back(kv.first, kv.second);
+  }
+  for (const auto& m : merged)
+    for (auto& e : entries(m, prefix, file, depth + 1))
+      if (seen.insert(e.first.Scalar()).second) out.push_back(std::move(e));
+  return out;
+}
+
+void collect(const YAML::Node& node, const std::string& prefix, const std::string& file,
+             const std::set<std::string>& sections, std::vector<Assignment>& out) {
+  if (!node.IsMap()) throw Error("expected a mapping of configuration keys").with_context(where(file, node));
+  for (const auto& [k, v] : entries(node, prefix, file, 0)) {
+    const std::string key = k.Scalar();
+    std::string path = prefix.empty() ? key : prefix + "." + key;
     if (v.IsMap()) {
       collect(v, path, file, sections, out);
     } else if (v.IsScalar()) {
       if (sections.count(path))
         throw Error(path + ": is a section; expected a mapping of its keys, got a value")
-            .with_context(where(kv.first));
-      out.push_back({path, v.Scalar(), where(kv.first)});
+            .with_context(where(file, k));
+      out.push_back({path, v.Scalar(), where(file, k)});
     } else if (v.IsNull()) {
-      throw Error(path + ": missing value").with_context(where(kv.first));
+      throw Error(path + ": missing value").with_context(where(file, k));
     } else {
-      throw Error(path + ": expected a scalar value, got a sequence").with_context(where(kv.first));
+      throw Error(path + ": expected a scalar value, got a sequence").with_context(where(file, k));
     }
   }
+}
+
+/// YAML indents with spaces only (YAML 1.2 section 6.1): the first line up to `last_line`
+/// (1-based) whose indentation holds a tab, as "file:line:col", or "" if none.
+std::string tab_indentation(const std::string& text, const std::string& file, size_t last_line) {
+  size_t line = 1;
+  for (size_t i = 0; i < text.size() && line <= last_line; ++line) {
+    size_t e = text.find('\n', i);
+    if (e == std::string::npos) e = text.size();
+    size_t j = i;
+    while (j < e && (text[j] == ' ' || text[j] == '\t')) ++j;
+    const bool content = j < e && text[j] != '#' && text[j] != '\r';
+    const size_t tab = text.find('\t', i);
+    if (content && tab < j) return file + ":" + std::to_string(line) + ":" + std::to_string(tab - i + 1);
+    i = e + 1;
+  }
+  return "";
 }
 
 Assignment parse_override(const std::string& o) {
@@ -82,19 +145,24 @@ void apply_override_to(ParamSet& ps, const std::string& assignment) {
 void load_params(ParamSet& ps, const std::string& yaml_path, const std::vector<std::string>& overrides) {
   std::vector<Assignment> all;  // file keys, then --set keys: one list, presets applied first
   if (!yaml_path.empty()) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(yaml_path, ec))
-      throw Error("is a directory, expected a YAML configuration file").with_context(yaml_path);
-    std::ifstream in(yaml_path);
-    if (!in) throw Error("cannot open configuration file").with_context(yaml_path);
-    YAML::Node root;
+    // A configuration has a few hundred keys: 16 MiB is far above any real one.
+    const std::string text = read_file(yaml_path, "a YAML configuration file", uint64_t(16) << 20);
+    std::vector<YAML::Node> docs;
     try {
-      root = YAML::Load(in);
+      docs = YAML::LoadAll(text);
     } catch (const YAML::Exception& e) {
+      const std::string tab = tab_indentation(text, yaml_path, size_t(e.mark.line) + 1);
+      if (!tab.empty())
+        throw Error("tab character in the indentation (YAML indents with spaces only)").with_context(tab);
       throw Error("invalid YAML: " + e.msg)
           .with_context(yaml_path + ":" + std::to_string(e.mark.line + 1) + ":" +
                         std::to_string(e.mark.column + 1));
     }
+    if (docs.size() > 1)
+      throw Error("the file holds " + std::to_string(docs.size()) +
+                  " YAML documents ('---'); a configuration is one document")
+          .with_context(where(yaml_path, docs[1]));
+    const YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
     if (!root.IsNull()) collect(root, "", yaml_path, sections_of(ps), all);
   }
   for (const auto& o : overrides) all.push_back(parse_override(o));

@@ -4,7 +4,9 @@
 //   configs/a.yaml: hbm.tRCD: value 0 out of range [1, 1000]
 //   model.onnx: node 'conv1' (Conv): kernel_shape has 3 entries, expected 2
 // Code that adds context catches, calls with_context(), and rethrows. The CLI catches Error,
-// prints what() on one line and exits non-zero.
+// prints what() on one line and exits non-zero. The message and every context element are
+// stored printable() (base/text.h): input text quoted in them (a file name, a token, a node
+// name) cannot break the line or carry terminal escape sequences or invalid UTF-8.
 #pragma once
 
 #include <stdexcept>
@@ -12,17 +14,19 @@
 #include <utility>
 #include <vector>
 
+#include "base/text.h"
+
 namespace photon {
 
 class Error : public std::runtime_error {
  public:
-  explicit Error(std::string message) : std::runtime_error(message), message_(std::move(message)) {
+  explicit Error(const std::string& message) : std::runtime_error(""), message_(printable(message)) {
     rebuild();
   }
 
   /// Prepends a context element (a file, "line:col", a key path, a node name, "command 12").
   Error& with_context(std::string ctx) {
-    context_.insert(context_.begin(), std::move(ctx));
+    context_.insert(context_.begin(), printable(ctx));
     rebuild();
     return *this;
   }

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "base/error.h"
+#include "base/text.h"
 
 namespace photon::cli {
 
@@ -51,7 +52,7 @@ void write_file_atomic(const std::string& path, const std::string& text) {
 }
 
 void write_json_atomic(const std::string& path, const nlohmann::json& j) {
-  write_file_atomic(path, j.dump(1) + "\n");
+  write_file_atomic(path, dump_json(j, 1) + "\n");
 }
 
 double wall_seconds() {

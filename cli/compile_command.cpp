@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "base/error.h"
-#include "base/input_file.h"
+#include "base/text.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "isa/assembler.h"
@@ -70,7 +70,6 @@ void add_asm_commands(CLI::App& app, int& status) {
   as->callback([a, &status] {
     a->config.load();  // validates --config/--set like every subcommand
     check_output_path(a->out);
-    with_error_context(a->in, [&] { check_regular_file(a->in); });
     pcs::Program p = pcs::assemble_file(a->in);
     pcs::write_program(p, a->out);
     status = 0;
@@ -84,7 +83,6 @@ void add_asm_commands(CLI::App& app, int& status) {
   ds->callback([d, &status] {
     d->config.load();
     if (!d->out.empty()) check_output_path(d->out);
-    with_error_context(d->in, [&] { check_regular_file(d->in); });
     std::string text = pcs::disassemble(pcs::read_program(d->in));
     if (d->out.empty())
       std::fwrite(text.data(), 1, text.size(), stdout);
@@ -145,16 +143,16 @@ void add_config_command(CLI::App& app, int& status) {
           std::printf("%s%s:\n", section.empty() ? "" : "\n", sec.c_str());
           section = sec;
         }
-        std::string v = ps.value(path).dump();
+        std::string v = dump_json(ps.value(path));
         if (v.size() > 2 && v.front() == '"') v = v.substr(1, v.size() - 2);  // "" stays quoted (not null)
         std::printf("  %s%s: %s  # %s%s\n", governed.count(path) ? "# " : "", key.c_str(), v.c_str(),
                     p.doc.c_str(), governed.count(path) ? " (set by the preset)" : "");
       }
     } else if (o->list) {
       for (const auto& [path, p] : ps.params())
-        std::printf("%-40s %-22s %s\n", path.c_str(), ps.value(path).dump().c_str(), p.doc.c_str());
+        std::printf("%-40s %-22s %s\n", path.c_str(), dump_json(ps.value(path)).c_str(), p.doc.c_str());
     } else {
-      std::printf("%s\n", config_json(cfg).dump(2).c_str());
+      std::printf("%s\n", dump_json(config_json(cfg), 2).c_str());
     }
     status = 0;
   });

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "soc/platform.h"
@@ -60,7 +61,7 @@ void add_fhe_command(CLI::App& app, int& status) {
     r["ntt_counters"] = ntt.counters;
     r["hbm"] = rep.hbm;
     if (!o->report.empty()) write_json_atomic(o->report, r);
-    std::printf("%s\n", r.dump(1).c_str());
+    std::printf("%s\n", dump_json(r, 1).c_str());
     status = 0;
   });
 }

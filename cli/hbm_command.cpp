@@ -1,6 +1,7 @@
 // photon hbm: replay a DRAMsim3-format trace through the HBM model alone.
 #include <cstdio>
 
+#include "base/text.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "models/hbm/hbm_trace.h"
@@ -25,7 +26,7 @@ void add_hbm_command(CLI::App& app, int& status) {
     r["config"] = config_json(cfg)["hbm"];
     r["trace"] = o->trace;
     if (!o->report.empty()) write_json_atomic(o->report, r);
-    std::printf("%s\n", r.dump(1).c_str());
+    std::printf("%s\n", dump_json(r, 1).c_str());
     status = 0;
   });
 }

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "cli/commands.h"
 
 #ifndef PHOTON_VERSION
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   // Usage errors are one line, like every other error.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return std::string("photon: error: ") + e.what() + " (see photon --help)\n";
+    return "photon: error: " + photon::printable(e.what()) + " (see photon --help)\n";
   });
   int status = 0;
   photon::cli::add_run_command(app, status);
@@ -35,7 +36,8 @@ int main(int argc, char** argv) {
     bool known = false;
     for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == argv[1];
     if (!known) {
-      std::fprintf(stderr, "photon: error: unknown subcommand '%s' (see photon --help)\n", argv[1]);
+      std::fprintf(stderr, "photon: error: unknown subcommand '%s' (see photon --help)\n",
+                   photon::printable(argv[1]).c_str());
       return 2;
     }
   }
@@ -45,13 +47,13 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   } catch (const std::filesystem::filesystem_error& e) {
-    std::fprintf(stderr, "photon: error: %s\n", e.what());
+    std::fprintf(stderr, "photon: error: %s\n", photon::printable(e.what()).c_str());
     return 1;
   } catch (const photon::Error& e) {
     std::fprintf(stderr, "photon: error: %s\n", e.what());
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "photon: internal error: %s\n", e.what());
+    std::fprintf(stderr, "photon: internal error: %s\n", photon::printable(e.what()).c_str());
     return 3;
   }
   return status;

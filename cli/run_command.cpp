@@ -5,6 +5,7 @@
 #include <map>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "soc/platform.h"
@@ -12,6 +13,7 @@
 #include "workloads/driver/run_report.h"
 #include "workloads/driver/tensor_files.h"
 #include "workloads/driver/workload.h"
+#include "workloads/fallback/host_calls.h"
 
 namespace photon::cli {
 
@@ -51,13 +53,15 @@ void check_output_paths(const RunOptions& o) {
   if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
 }
 
-/// Host fallbacks are costed, not computed: a functional run would report wrong outputs.
+/// Host fallbacks without a host reference are costed, not computed: a functional run would
+/// report wrong outputs. The ones the host computes (w.host_calls) are fine.
 void check_functional(const CompiledWorkload& w) {
-  if (w.unsupported.empty()) return;
   std::string nodes;
   for (const auto& u : w.unsupported)
+    if (!w.host_computed(u.name.value_or("")))
     nodes +=
         (nodes.empty() ? "" : "; ") + ("node '" + u.name.value_or("") + "' (" + u.op + ", " + u.reason + ")");
+  if (nodes.empty()) return;
   throw Error("functional mode cannot compute " + nodes + ": host fallback is timing-only")
       .with_context(w.path);
 }
@@ -146,7 +150,7 @@ void write_outputs(const RunOptions& o, const CompiledWorkload& w, const Platfor
   if (!o.report.empty()) {
     try {
       write_json_atomic(o.report, report.to_json());
-    } catch (const Error&) {
+    } catch (...) {  // whatever stopped the report, no trace claims a complete run
       if (!o.trace.empty()) std::remove(o.trace.c_str());
       throw;
     }
@@ -202,6 +206,7 @@ int run(const RunOptions& o) {
 
   Platform platform(cfg);
   platform.load(w.program, w.fills);
+  if (w.host_calls) fallback::serve_host_calls(platform, *w.host_calls);
   for (const auto& in : w.inputs) {
     auto it = input_data.find(in.name);
     if (it != input_data.end()) platform.write(in.address, it->second.data(), it->second.size() * 4);
@@ -229,7 +234,7 @@ int run(const RunOptions& o) {
                  "photon: warning: some tensors have no data in the model; functional outputs "
                  "are not exact (see the report's workload_info.functional_notes)\n");
   if (out.status != RunOutcome::Status::Done) {
-    std::fprintf(stderr, "photon: error: %s\n", out.message.c_str());
+    std::fprintf(stderr, "photon: error: %s\n", printable(out.message).c_str());
     return 1;
   }
   if (!o.quiet) print_summary(o, w, report);

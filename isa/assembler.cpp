@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "base/file_read.h"
 #include "isa/fields.h"
 #include "isa/text_syntax.h"
 
@@ -194,9 +195,11 @@ class Assembler {
       std::string path = d.substr(5);
       if (path.empty()) fail(col, "segment file: needs a path");
       if (path[0] != '/') path = base_dir_ + path;
-      std::ifstream f(path, std::ios::binary);
-      if (!f) fail(col, fmt::format("cannot read segment file '{}': {}", path, std::strerror(errno)));
-      s.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+      try {
+        s.bytes = read_file_bytes(path, "segment data (a regular file)");
+      } catch (const Error& e) {
+        fail(col, fmt::format("cannot read segment file '{}': {}", path, e.message()));
+      }
     } else if (d.rfind("f32:", 0) == 0) {
       append_list(d.substr(4), col + 4, true, s.bytes);
     } else if (d.rfind("u64:", 0) == 0) {
@@ -322,10 +325,7 @@ class Assembler {
 Program assemble(const std::string& text, const std::string& name) { return Assembler(name).run(text); }
 
 Program assemble_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error(fmt::format("cannot open: {}", std::strerror(errno))).with_context(path);
-  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  return assemble(text, path);
+  return assemble(read_file(path, "command-stream assembly text (.pasm)"), path);
 }
 
 }  // namespace photon::pcs

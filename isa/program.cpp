@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "base/file_read.h"
 
 namespace photon::pcs {
 namespace {
@@ -189,13 +190,8 @@ Program deserialize(const std::vector<uint8_t>& b) {
 }
 
 Program read_program(const std::string& path) {
-  return with_error_context(path, [&] {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw Error(fmt::format("cannot open: {}", std::strerror(errno)));
-    std::vector<uint8_t> b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (f.bad()) throw Error(fmt::format("read failed: {}", std::strerror(errno)));
-    return deserialize(b);
-  });
+  return with_error_context(path,
+                            [&] { return deserialize(read_file_bytes(path, "a .pcs command stream")); });
 }
 
 void write_program(const Program& p, const std::string& path) {

@@ -1,8 +1,11 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: the host-call process (serve_host_calls)
 #include "soc/platform.h"
 #include "soc/unit_table.h"
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -183,27 +186,64 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   cpu_->set_command_ring(ring, pcs::kCommandBytes, std::move(kinds), kind_names);
 }
 
+void Platform::serve_host_calls(uint32_t request, uint32_t done, std::function<double(uint32_t)> call) {
+  if (request >= sems_->count() || done >= sems_->count())
+    throw Error("host calls: semaphore " + std::to_string(std::max(request, done)) + " is beyond cpu.semaphores = " +
+                std::to_string(sems_->count()));
+  sc_core::sc_spawn([this, request, done, call] {
+    for (uint32_t k = 0;; ++k) {
+      while (!sems_->try_take(request)) sc_core::wait(sems_->changed);
+      double ns = 0;
+      try {
+        ns = call(k);
+      } catch (const std::exception& e) {
+        host_error_ = "host call " + std::to_string(k) + ": " + e.what();
+        sc_core::sc_stop();
+        return;
+      }
+      if (ns > 0) sc_core::wait(sc_core::sc_time(ns, sc_core::SC_NS));
+      sems_->signal(done);
+    }
+  }, "host_calls");
+}
+
 RunOutcome Platform::run(const std::function<void(double)>& progress, double max_ns, double slice_ns) {
-  if (!progress) {
+  if (max_ns <= 0) max_ns = cfg_.sim.max_time_ns;  // the watchdog (sim.max_time_ns, sim.max_wall_s)
+  const double max_wall_s = cfg_.sim.max_wall_s;
+  bool wall_limit_hit = false;
+  if (!progress && max_wall_s <= 0) {
     if (max_ns > 0)
       sc_core::sc_start(sc_core::sc_time(max_ns, sc_core::SC_NS));
     else
       sc_core::sc_start();
   } else {
-    // Slices let the caller show progress; each slice ends early if no event is left.
+    // Slices let the caller show progress and the watchdog look at the wall clock; each slice
+    // ends early if no event is left.
+    const auto wall0 = std::chrono::steady_clock::now();
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     while (!cpu_->finished() && sc_core::sc_pending_activity()) {
       double now = ns_of(sc_core::sc_time_stamp());
       if (max_ns > 0 && now >= max_ns) break;
+      if (max_wall_s > 0 &&
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() >= max_wall_s) {
+        wall_limit_hit = true;
+        break;
+      }
       // Run at least up to the next event, so that a long idle gap cannot stall the loop.
       sc_core::sc_time step(slice_ns, sc_core::SC_NS);
       step = std::max(step, sc_core::sc_time_to_pending_activity());
+      if (max_ns > 0) step = std::min(step, sc_core::sc_time(max_ns - now, sc_core::SC_NS));
       sc_core::sc_start(step, sc_core::SC_EXIT_ON_STARVATION);
-      progress(ns_of(sc_core::sc_time_stamp()));
+      if (progress) progress(ns_of(sc_core::sc_time_stamp()));
     }
   }
   RunOutcome out;
   out.simulated_time_ns = ns_of(cpu_->finished() ? cpu_->finish_time() : sc_core::sc_time_stamp());
+  if (!host_error_.empty()) {
+    out.status = RunOutcome::Status::UnitError;
+    out.message = host_error_;
+    return out;
+  }
   if (cpu_->finished() && cpu_->fault().kind != CpuFault::Kind::None) {
     out.status = cpu_->fault().kind == CpuFault::Kind::Watchdog ? RunOutcome::Status::Watchdog
                                                                 : RunOutcome::Status::FirmwareFault;
@@ -232,9 +272,17 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
       out.message = idx + "firmware error code " + std::to_string(code);
     return out;
   }
-  if (max_ns > 0 && sc_core::sc_pending_activity()) {
+  if (wall_limit_hit || (max_ns > 0 && sc_core::sc_pending_activity())) {
+    char buf[160];
+    if (wall_limit_hit)
+      std::snprintf(buf, sizeof buf,
+                    "timeout: wall-clock limit sim.max_wall_s = %g s reached at %.0f ns simulated",
+                    max_wall_s, out.simulated_time_ns);
+    else
+      std::snprintf(buf, sizeof buf, "timeout: simulated time reached the limit sim.max_time_ns = %.0f ns",
+                    max_ns);
     out.status = RunOutcome::Status::Timeout;
-    out.message = "simulation did not finish within " + std::to_string(max_ns) + " ns";
+    out.message = std::string(buf) + " before the END command";
     return out;
   }
   out.status = RunOutcome::Status::Deadlock;
@@ -250,8 +298,15 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
 PlatformReport Platform::report(const RunOutcome& outcome) const {
   const double t = outcome.simulated_time_ns;
   auto utilization = [t](double busy_ns) { return t > 0 ? std::min(1.0, busy_ns / t) : 0.0; };
+  // A run stopped by the watchdog counts busy time up to the stop: the part of the commands in
+  // flight that lies beyond it (their intervals start before it) is not counted, and no unit is
+  // busy longer than the run (the HBM simulates a bulk stream whole when it is issued; its
+  // counters, bytes and energy count the transactions issued before the stop whole).
+  const bool stopped = outcome.status == RunOutcome::Status::Timeout;
   auto unit_row = [&](const std::string& name, const UnitStats& s) {
-    return UnitRow{name, s.busy_ns, utilization(s.busy_ns), s.commands, s.counters, s.energy_pj, ""};
+    const double busy =
+        stopped ? std::min(t, std::max(0.0, s.busy_ns - std::max(0.0, s.busy_until_ns() - t))) : s.busy_ns;
+    return UnitRow{name, busy, utilization(busy), s.commands, s.counters, s.energy_pj, ""};
   };
   PlatformReport r;
   for (const auto& q : units_) {

@@ -72,12 +72,20 @@ class Platform {
   /// Places the program's commands in the ring and its segments and `fills` in HBM. Throws Error
   /// if the ring or a segment does not fit in HBM.
   void load(const pcs::Program& program, const std::vector<FloatFill>& fills = {});
-  /// Runs to the END command, an error, or a deadlock (no event left while the firmware still
-  /// waits). `progress` (optional) is called with the simulated time between slices of
-  /// `slice_ns` simulated ns; `max_ns` = 0: no limit.
+  /// Runs to the END command, an error, a deadlock (no event left while the firmware still
+  /// waits) or the watchdog: simulated time reaching `max_ns` (0: the configuration's
+  /// sim.max_time_ns; 0 there too: no limit) or wall time reaching sim.max_wall_s ends the run
+  /// with Status::Timeout, and report() then counts busy time up to the stop. `progress`
+  /// (optional) is called with the simulated time between slices of `slice_ns` simulated ns.
   RunOutcome run(const std::function<void(double sim_ns)>& progress = {}, double max_ns = 0,
                  double slice_ns = 100000.0);
 
+  /// Host calls: the host side of a command stream that hands work to the host (the AI lowering's
+  /// host fallback, docs/lowering.md). Each time the program signals semaphore `request`, a host
+  /// process takes it, runs `call(k)` for the k-th request (k = 0, 1, ...; it may use read() and
+  /// write()), lets the simulated time it returns (ns) pass, and signals `done`. A call that throws
+  /// ends the run with Status::UnitError and the message "host call k: <what>". Call before run().
+  void serve_host_calls(uint32_t request, uint32_t done, std::function<double(uint32_t k)> call);
   /// cpu.model=rv32: serves GDB's remote protocol on 127.0.0.1:port (0: any free port) and
   /// stops before the first instruction; returns the port. Throws Error for cpu.model=native.
   int serve_gdb(int port);
@@ -107,6 +115,7 @@ class Platform {
   std::unique_ptr<Hbm> hbm_;
   std::unique_ptr<Scratchpad> spm_;
   std::vector<std::unique_ptr<QueueUnit>> units_;  ///< unit_table() order = queue order
+  std::string host_error_;  ///< set by a host call that failed (serve_host_calls)
   std::unique_ptr<CpuModel> cpu_;
 };
 

@@ -28,6 +28,12 @@ void SimConfig::declare(ParamSet& ps, const std::string& p) {
   ps.add_enum(p + ".mode", &mode, sim_mode_table(), "timing: no arithmetic; functional: data computed");
   ps.add_double(p + ".quantum_ns", &quantum_ns, 0.001, 1e9, "temporal-decoupling quantum, ns");
   ps.add_uint(p + ".seed", &seed, 0, ~uint64_t(0) >> 1, "global RNG seed");
+  // Upper bounds: SystemC's time range at its default 1 ps resolution is 2^64 ps = 1.8e16 ns;
+  // a year of wall time is 3.2e7 s.
+  ps.add_double(p + ".max_time_ns", &max_time_ns, 0, 1e15,
+                "watchdog: simulated-time limit, ns (status timeout; 0: no limit)");
+  ps.add_double(p + ".max_wall_s", &max_wall_s, 0, 3.2e7,
+                "watchdog: wall-clock limit, s (status timeout; 0: no limit)");
 }
 
 UnitImplChoices::UnitImplChoices() {

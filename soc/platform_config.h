@@ -71,6 +71,10 @@ struct SimConfig {
   SimMode mode = SimMode::Timing;  ///< timing | functional
   double quantum_ns = 1000.0;      ///< temporal-decoupling quantum, ns
   uint64_t seed = 1;               ///< global RNG seed
+  /// Watchdog (Platform::run): a run whose simulated time reaches max_time_ns, or whose wall
+  /// time reaches max_wall_s, ends with status `timeout` and its report. 0: no limit.
+  double max_time_ns = 0;  ///< simulated-time limit, ns
+  double max_wall_s = 0;   ///< wall-clock limit, s
   void declare(ParamSet& ps, const std::string& p);
 };
 

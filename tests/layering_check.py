@@ -5,7 +5,7 @@ Layers, bottom to top (docs/architecture.md "Layers"):
   base < isa < firmware < platform < models, cosim < soc < workloads < sweep < cli
 A unit under models/ may include only its own folder among the models (units are independent);
 cosim/ implements units and may include models/. Workloads are ordered among themselves:
-config < graph < {onnx, torch, lowering, fhe} < heir < driver. Tests and benchmarks may include
+config < graph < fallback < {onnx, torch, lowering, fhe} < heir < driver. Tests and benchmarks may include
 anything. Frontends, lowerings and the driver see a unit only through its configuration
 (models/<unit>/<unit>_config.h): a constant a lowering shares with a unit lives in isa/.
 Usage: layering_check.py SOURCE_DIR  (exit 1 and one line per violation)
@@ -16,7 +16,7 @@ import sys
 
 LAYERS = {"base": 0, "isa": 1, "firmware": 2, "platform": 3, "models": 4, "cosim": 4.5,
           "soc": 5, "workloads": 6, "sweep": 7, "cli": 8}
-WORKLOADS = {"config": 0, "graph": 1, "onnx": 2, "torch": 2, "lowering": 2, "fhe": 2,
+WORKLOADS = {"config": 0, "graph": 1, "fallback": 1.5, "onnx": 2, "torch": 2, "lowering": 2, "fhe": 2,
              "heir": 3, "driver": 4}
 GENERATED = {"photon_regs.h", "regs_table.inc", "regs_view.h", "photon_enums.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -107,6 +107,7 @@ void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_w
     if (!has_room(true)) throw Error("hbm: write buffer full (call has_room() first)");
     ++ctr_.writes;
     if (!pending_write(addr, bank)) {  // a pending write to the same address is replaced
+      ++pending_writes_;
       wq_.push_back(Req{addr, t, a.row, bank, true, group});
       ++wr_filter_[slot(addr)];
       ++cnt_w_[bank];
@@ -126,7 +127,7 @@ void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_w
   ++pending_reads_;
   if (group != 0) ++group_pending_;
   if (pending_read(addr, bank)) {  // merges with the queued read of the same address
-    followers_.push_back(Follower{addr, t, group});
+    followers_[addr].push_back(Follower{t, group});
     return;
   }
   rq_.push_back(Req{addr, t, a.row, bank, false, group});
@@ -314,6 +315,7 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
       --queued_cmds_;
       if (p.cmd == HbmCmd::WR) {
         ++ctr_.write_cmds;
+        --pending_writes_;
         --wr_filter_[slot(req.addr)];
         return;
       }
@@ -321,14 +323,11 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
       --rd_filter_[slot(req.addr)];
       const uint64_t data = t + tp_.read_delay;
       finish_read(req.arrival, req.group, data);
-      if (!followers_.empty()) {
-        for (size_t k = 0; k < followers_.size();) {
-          if (followers_[k].addr == req.addr) {
-            finish_read(followers_[k].arrival, followers_[k].group, data);
-            followers_.erase(followers_.begin() + long(k));
-          } else {
-            ++k;
-          }
+      if (!followers_.empty()) {  // the reads merged with this one complete with it
+        auto f = followers_.find(req.addr);
+        if (f != followers_.end()) {
+          for (const Follower& fl : f->second) finish_read(fl.arrival, fl.group, data);
+          followers_.erase(f);
         }
       }
       return;
@@ -357,7 +356,7 @@ bool HbmChannelController::issue_refresh(uint64_t t) {
 
 bool HbmChannelController::schedule() {
   if (write_draining_ == 0 &&
-      (wq_.size() >= wq_cap_ || (rq_.empty() && wq_.size() >= cfg_.write_drain_threshold)))
+      (wq_.size() >= wq_cap_ || (rq_.empty() && wq_.size() >= (drain_all_ ? 1 : cfg_.write_drain_threshold))))
     write_draining_ = uint32_t(wq_.size());
   if (write_draining_ > 0) {
     if (movable_w_ == 0) return false;  // every target bank queue is full
@@ -474,8 +473,32 @@ uint64_t HbmChannelController::refresh_wake(uint64_t t) const {
 }
 
 void HbmChannelController::advance_to(uint64_t t) {
-  while (now_ < t)
-    if (!step() && wake_ > now_) now_ = std::min(wake_, t);
+  while (now_ < t) {
+    if (step() || wake_ <= now_) continue;
+    if (wake_ < t && idle_refreshes_only(t))
+      skip_idle_refreshes(t);
+    else
+      now_ = std::min(wake_, t);
+  }
+}
+
+bool HbmChannelController::idle_refreshes_only(uint64_t t) const {
+  return cfg_.refresh_enabled && next_refresh_ < t && refresh_due_ == 0 && rq_.empty() && wq_.empty() &&
+         queued_cmds_ == 0 && pending_reads_ == 0 && followers_.empty() && tim_.all_closed() &&
+         tim_.refresh_ready_time() <= next_refresh_ && cfg_.tRFC <= cfg_.tREFI;
+}
+
+void HbmChannelController::skip_idle_refreshes(uint64_t t) {
+  const uint64_t k = (t - 1 - next_refresh_) / cfg_.tREFI + 1;  // grid points in [next_refresh_, t)
+  const uint64_t last = next_refresh_ + (k - 1) * cfg_.tREFI;
+  tim_.issue(HbmCmd::REF, 0, 0, last);
+  ctr_.refreshes += k;
+  next_refresh_ = last + cfg_.tREFI;
+  std::fill(wake_of_.begin(), wake_of_.end(), BankWake{});  // as issue_refresh()
+  pick_wake_ = row_pick_wake_ = 0;
+  last_busy_ = last;
+  now_ = last + 1;
+  wake_ = now_;
 }
 
 void HbmChannelController::run_cycle() {
@@ -518,7 +541,8 @@ void HbmChannelController::fast_forward(uint64_t n, const HbmCounters& d, uint64
   rq_.shift(&Req::arrival, T);
   wq_.shift(&Req::arrival, T);
   for (auto& q : bq_) q.shift(&Req::arrival, T);
-  for (auto& fl : followers_) fl.arrival += T;
+  for (auto& [a, list] : followers_)
+    for (auto& fl : list) fl.arrival += T;
   done(group_, now_);
 }
 

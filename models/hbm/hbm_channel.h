@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
 #include <vector>
 
 #include "models/hbm/hbm_address.h"
@@ -110,7 +111,9 @@ class HbmChannelController {
   /// group_pending()/group_done() (the bulk access path).
   void enqueue(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group);
   /// Processes cycles until now() == t (no-op if t <= now()), skipping cycles in which nothing
-  /// can happen.
+  /// can happen. An idle channel (nothing queued, banks closed) skips its refresh-only cycles in
+  /// constant time: the all-bank REFs of the tREFI grid points before t are counted, not stepped,
+  /// with the same result as stepping them (README "Idle time").
   void advance_to(uint64_t t);
   /// Processes at least one cycle, then skips cycles in which nothing can happen.
   void run_cycle();
@@ -122,6 +125,12 @@ class HbmChannelController {
   void rewind_idle(uint64_t t);
   /// True when no read is waiting for data (queued reads included).
   bool reads_idle() const { return pending_reads_ == 0; }
+  /// True when every accepted write has been issued as a WR command (posted writes are done for
+  /// their initiator when accepted, but sit in the write buffer until a drain moves them).
+  bool writes_idle() const { return pending_writes_ == 0; }
+  /// End of the request stream: from now on a drain also starts when the read queue is empty and
+  /// the write buffer holds fewer than write_drain_threshold writes, so every write is issued.
+  void drain_all_writes() { drain_all_ = true; }
 
   /// Requests of the current group not done yet, and the latest done cycle of the group.
   uint64_t group_pending() const { return group_pending_; }
@@ -151,8 +160,8 @@ class HbmChannelController {
     bool is_write;
     uint32_t group;
   };
-  struct Follower {
-    uint64_t addr, arrival;
+  struct Follower {  ///< a read merged with the queued read of its address
+    uint64_t arrival;
     uint32_t group;
   };
 
@@ -183,6 +192,13 @@ class HbmChannelController {
   void rebound(uint32_t bank);
 
   bool step();  ///< processes cycle now_; true if anything was issued, moved or became due
+  /// True when the only thing that can happen before cycle `t` is the REF of each tREFI grid
+  /// point, issued exactly at it: nothing queued, no refresh due, every bank closed, the next REF
+  /// legal at its grid point and tRFC <= tREFI (so each REF is legal at the next grid point).
+  bool idle_refreshes_only(uint64_t t) const;
+  /// Counts the REFs of the grid points in [next_refresh_, t) and issues the last one (its
+  /// timing state dominates the earlier ones'); needs idle_refreshes_only(t).
+  void skip_idle_refreshes(uint64_t t);
   bool issue_refresh(uint64_t t);
   /// Round-robin over the non-empty bank queues: the first queue's first ready command. `wake`
   /// is lowered to a lower bound (> t) of the next cycle at which a visited queue can have a
@@ -214,7 +230,9 @@ class HbmChannelController {
   size_t rq_cap_, wq_cap_, bq_cap_;
   HbmRing<Req> rq_, wq_;
   std::vector<HbmRing<Req>> bq_;
-  std::vector<Follower> followers_;
+  /// Merged reads by address: each completes with its address's RD in O(1) per read, so a
+  /// stream that reads the same bytes many times (a stride-0 DMA source) stays linear.
+  std::unordered_map<uint64_t, std::vector<Follower>> followers_;
   std::vector<uint16_t> rd_filter_, wr_filter_;  ///< 1024-slot counting filters of pending addrs
   uint32_t nbanks_;
   std::vector<uint64_t> busy_;     ///< bit per bank: command queue not empty
@@ -239,6 +257,8 @@ class HbmChannelController {
   uint64_t now_ = 0;
   uint64_t last_busy_ = 0;  ///< last cycle in which step() made progress
   uint64_t pending_reads_ = 0;
+  uint64_t pending_writes_ = 0;  ///< accepted writes not yet issued as WR commands
+  bool drain_all_ = false;       ///< drain_all_writes() was called
   uint32_t group_ = 0;
   uint64_t group_pending_ = 0, group_done_ = 0;
   HbmCounters ctr_;

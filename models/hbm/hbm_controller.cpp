@@ -317,12 +317,18 @@ uint64_t HbmController::wait_for_room(uint64_t addr, bool is_write) {
 }
 
 uint64_t HbmController::finish() {
-  uint64_t end = 0;
+  uint64_t end = 0, drained = 0;
   for (auto& ch : ch_) {
     while (!ch.reads_idle()) ch.run_cycle();
     end = std::max(end, ch.counters().last_done);
+    if (!ch.writes_idle()) {
+      ch.drain_all_writes();
+      while (!ch.writes_idle()) ch.run_cycle();
+      drained = std::max(drained, ch.now());
+    }
   }
-  for (auto& ch : ch_) ch.advance_to(end);
+  drain_cycle_ = std::max(end, drained);
+  for (auto& ch : ch_) ch.advance_to(drain_cycle_);
   return end;
 }
 

@@ -71,9 +71,15 @@ class HbmController {
   uint64_t enqueue(uint64_t addr, bool is_write, uint64_t cycle);
   /// Runs one channel until it has room for a request of this kind; returns its cycle.
   uint64_t wait_for_room(uint64_t addr, bool is_write);
-  /// Runs every channel until all queued reads have returned data, then advances every channel
-  /// to the latest completion cycle (so refreshes are counted over the same span); returns it.
+  /// End of a request stream: runs every channel until all queued reads have returned data and
+  /// every posted write has been issued as a WR command (the write buffers are drained), then
+  /// advances every channel to the latest of those cycles (so refreshes are counted over the same
+  /// span, drain_cycle()). Returns the latest request completion cycle (data return, or posted
+  /// write acceptance + 1).
   uint64_t finish();
+  /// After finish(): the cycle every channel was advanced to (>= finish()'s result): the last
+  /// posted write has been issued before it.
+  uint64_t drain_cycle() const { return drain_cycle_; }
 
   /// Counters summed over all channels.
   HbmCounters counters() const;
@@ -158,6 +164,7 @@ class HbmController {
   /// Sampled windows per stream shape. An empty entry: the shape does not saturate, stays exact.
   std::map<ShapeKey, std::vector<Probe>> rates_;
   uint64_t ff_accesses_ = 0, ff_reuses_ = 0, calibrations_ = 0;
+  uint64_t drain_cycle_ = 0;
   bool sampler_ = false;  ///< a calibration controller: samples in-stream, never calibrates
 };
 

@@ -1,16 +1,22 @@
 #include "models/hbm/hbm_trace.h"
 
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
 #include "base/error.h"
+#include "base/file_read.h"
 #include "models/hbm/hbm_controller.h"
 
 namespace photon {
 
 namespace {
+
+/// Largest request cycle: 2^62 tCK, so that cycle arithmetic (completion, refresh grid, drain)
+/// cannot overflow 64 bits.
+constexpr uint64_t kMaxTraceCycle = uint64_t(1) << 62;
 
 struct TraceReq {
   uint64_t addr;
@@ -42,16 +48,20 @@ uint64_t parse_hex(const std::string& tok, const std::string& name, size_t line)
 }
 
 uint64_t parse_cycle(const std::string& tok, const std::string& name, size_t line) {
-  if (tok.empty() || tok.size() > 19) fail(name, line, "bad cycle '" + tok + "'");
+  if (tok.empty()) fail(name, line, "bad cycle '" + tok + "'");
   uint64_t v = 0;
   for (char c : tok) {
     if (c < '0' || c > '9') fail(name, line, "bad cycle '" + tok + "' (expected a decimal count)");
     v = v * 10 + uint64_t(c - '0');
+    if (v > kMaxTraceCycle)
+      fail(name, line,
+           "cycle " + tok + " is beyond the largest cycle the player handles (2^62 = " +
+               std::to_string(kMaxTraceCycle) + ")");
   }
   return v;
 }
 
-std::vector<TraceReq> parse(std::istream& in, const std::string& name) {
+std::vector<TraceReq> parse(std::istream& in, const std::string& name, uint64_t capacity) {
   std::vector<TraceReq> reqs;
   std::string text;
   size_t line = 0;
@@ -66,6 +76,12 @@ std::vector<TraceReq> parse(std::istream& in, const std::string& name) {
     if (ls >> extra) fail(name, line, "unexpected '" + extra + "' after the cycle");
     TraceReq r;
     r.addr = parse_hex(a, name, line);
+    if (r.addr >= capacity) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "address 0x%llx is beyond the HBM capacity of %llu bytes",
+                    static_cast<unsigned long long>(r.addr), static_cast<unsigned long long>(capacity));
+      fail(name, line, std::string(buf) + " (the hbm organisation keys set it)");
+    }
     if (op == "READ")
       r.is_write = false;
     else if (op == "WRITE")
@@ -85,7 +101,8 @@ std::vector<TraceReq> parse(std::istream& in, const std::string& name) {
 }  // namespace
 
 nlohmann::json run_hbm_trace(const HbmConfig& cfg, std::istream& in, const std::string& name) {
-  const std::vector<TraceReq> reqs = parse(in, name);
+  cfg.validate();
+  const std::vector<TraceReq> reqs = parse(in, name, cfg.capacity_bytes());
   HbmController hbm(cfg);
   uint64_t t = 0, first_issue = 0;
   for (size_t i = 0; i < reqs.size(); ++i) {
@@ -106,6 +123,7 @@ nlohmann::json run_hbm_trace(const HbmConfig& cfg, std::istream& in, const std::
   j["writes"] = c.writes;
   j["first_issue_cycle"] = first_issue;
   j["completion_cycle"] = completion;
+  j["drain_cycle"] = reqs.empty() ? 0 : hbm.drain_cycle();
   j["bandwidth_gbps"] = span_ns > 0 ? double(reqs.size()) * double(cfg.access_bytes()) / span_ns : 0.0;
   j["avg_read_latency_ns"] =
       c.reads_done ? double(c.total_read_latency) / double(c.reads_done) * cfg.tck_ns : 0.0;
@@ -120,7 +138,8 @@ nlohmann::json run_hbm_trace(const HbmConfig& cfg, std::istream& in, const std::
 }
 
 nlohmann::json run_hbm_trace(const HbmConfig& cfg, const std::string& trace_path) {
-  std::ifstream in(trace_path);
+  regular_file_size(trace_path, "a DRAM trace file");  // not a directory, a device or a FIFO
+  std::ifstream in(trace_path, std::ios::binary);
   if (!in) throw Error("cannot open trace file").with_context(trace_path);
   return run_hbm_trace(cfg, in, trace_path);
 }

@@ -1,5 +1,5 @@
-// `photon run` on small hand-built ONNX models: checks made before any simulation (host fallbacks in
-// functional mode, Reshape element counts, colliding dump files, bad --dump-outputs paths,
+// `photon run` on small hand-built ONNX models: checks made before any simulation (host fallbacks
+// without a host reference in functional mode, Reshape element counts, colliding dump files, bad --dump-outputs paths,
 // repeated --input) and the note for inputs left at zero.
 #include <algorithm>
 #include <cmath>
@@ -22,13 +22,16 @@ std::string base_args(const std::string& model) {
   return "run --config " + src("configs/default.yaml") + " --workload " + model + " ";
 }
 
-/// y = Softmax(x, axis=1) over x 2x3x4: a non-last axis, which runs as a host fallback.
-std::string softmax_model(const pt::TempDir& d) {
+/// y = MaxPool(x) over x 2x3x4x4 with kernel 2x2 and dilations 2x2: a host fallback without a
+/// host reference (y is 2x3x2x2).
+std::string dilated_pool_model(const pt::TempDir& d) {
   auto m = pt::new_model(13);
-  pt::add_input(m, "x", {2, 3, 4});
-  pt::set_int(pt::add_node(m, "Softmax", {"x"}, {"y"}, "sm"), "axis", 1);
+  pt::add_input(m, "x", {2, 3, 4, 4});
+  auto* n = pt::add_node(m, "MaxPool", {"x"}, {"y"}, "mp");
+  pt::set_ints(n, "kernel_shape", {2, 2});
+  pt::set_ints(n, "dilations", {2, 2});
   pt::add_output(m, "y");
-  return pt::write_model(d, "softmax.onnx", m);
+  return pt::write_model(d, "pool.onnx", m);
 }
 
 /// Two outputs 'a/b' = Relu(x) and 'a_b' = Sigmoid(x), x 2x3.
@@ -134,12 +137,12 @@ TEST(OnnxRunChecks, DilatedGroupedConvMatchesDirectConvolution) {
 
 TEST(OnnxRunChecks, FunctionalRunWithHostFallbackFailsBeforeSimulating) {
   pt::TempDir d;
-  const std::string model = softmax_model(d), rep = d.file("rep.json"), out = d.file("out");
+  const std::string model = dilated_pool_model(d), rep = d.file("rep.json"), out = d.file("out");
   CliResult r = photon_test::photon(base_args(model) + "--mode functional --report " + rep +
                                     " --dump-outputs " + out + " -q");
   EXPECT_NE(r.status, 0);
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("functional mode cannot compute node 'sm' (Softmax, Softmax over a non-last axis): "
+  EXPECT_NE(r.err.find("functional mode cannot compute node 'mp' (MaxPool, pooling dilation > 1): "
                        "host fallback is timing-only"),
             std::string::npos)
       << r.err;
@@ -150,9 +153,9 @@ TEST(OnnxRunChecks, FunctionalRunWithHostFallbackFailsBeforeSimulating) {
   ASSERT_EQ(t.status, 0) << t.err;
   nlohmann::json j = nlohmann::json::parse(slurp(rep));
   ASSERT_EQ(j["unsupported"].size(), 1u);
-  EXPECT_EQ(j["unsupported"][0]["name"], "sm");
-  // Cost: kHostFixedNs + kHostNsPerElement * (24 input + 24 output elements) = 10000 + 48 ns.
-  EXPECT_DOUBLE_EQ(j["unsupported"][0]["host_cost_ns"].get<double>(), 10048.0);
+  EXPECT_EQ(j["unsupported"][0]["name"], "mp");
+  // Cost: kHostFixedNs + kHostNsPerElement * (96 input + 24 output elements) = 10000 + 120 ns.
+  EXPECT_DOUBLE_EQ(j["unsupported"][0]["host_cost_ns"].get<double>(), 10120.0);
 }
 
 TEST(OnnxRunChecks, ReshapeWithDifferentElementCountIsAnError) {

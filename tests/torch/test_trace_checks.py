@@ -186,7 +186,7 @@ class NotRegularFiles(unittest.TestCase):
                 p = subprocess.run([PHOTON, "run", "--workload", f, "--quiet"], capture_output=True, text=True,
                                    timeout=60)  # a hang fails the test here
                 self.assertEqual((p.returncode, p.stderr.strip()),
-                                 (1, f"photon: error: {f}: not a regular file ({what}): refusing to read it"))
+                                 (1, f"photon: error: {f}: not a regular file ({what}), expected a workload file (.onnx, .ptrace, .mlir, .pcs, .pasm)"))
 
 
 class Modes(unittest.TestCase):

@@ -20,6 +20,21 @@ CompiledWorkload ai_workload(const Graph& g, lowering::LoweringResult& r, const 
   for (const auto& in : g.inputs) w.inputs.push_back(bind(in));
   for (const auto& out : g.outputs) w.outputs.push_back(bind(out));
   w.functional_exact = r.functional_valid;
+  if (!r.host_call_nodes.empty()) {
+    auto plan = std::make_shared<fallback::HostCallPlan>();
+    plan->graph = g;
+    plan->nodes = r.host_call_nodes;
+    plan->address = r.tensor_address;
+    plan->request_sem = r.host_request_sem;
+    plan->done_sem = r.host_done_sem;
+    for (size_t k : r.host_call_nodes) {
+      double ns = 0;
+      for (const auto& u : r.unsupported)
+        if (u.node == g.nodes[k].name) ns = u.host_cost_ns;
+      plan->cost_ns.push_back(ns);
+    }
+    w.host_calls = std::move(plan);
+  }
   const uint64_t ring_lo = cfg.noc.hbm_base + cfg.cpu.ring_base;
   if (ring_lo < cfg.noc.hbm_base + r.hbm_bytes)
     throw Error("cpu.ring_base: the command ring at " + std::to_string(cfg.cpu.ring_base) +
@@ -28,6 +43,7 @@ CompiledWorkload ai_workload(const Graph& g, lowering::LoweringResult& r, const 
   GraphInfo info;
   info.graph = g.name;
   info.opset = g.opset;
+  info.opset_converted_from = g.opset_converted_from;
   info.nodes = r.nodes_total;
   info.lowered = r.nodes_lowered;
   info.free = r.nodes_free;

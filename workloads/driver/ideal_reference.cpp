@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "soc/platform.h"
+#include "workloads/fallback/host_calls.h"
 
 namespace photon {
 
@@ -55,6 +56,7 @@ TensorValues run_ideal_outputs(const CompiledWorkload& w, RunConfig cfg, const T
     try {
       Platform plat(cfg);
       plat.load(w.program, w.fills);
+      if (w.host_calls) fallback::serve_host_calls(plat, *w.host_calls);
       for (const auto& in : w.inputs) {
         auto it = inputs.find(in.name);
         if (it != inputs.end()) plat.write(in.address, it->second.data(), it->second.size() * 4);

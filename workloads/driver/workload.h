@@ -8,11 +8,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "isa/program.h"
 #include "soc/platform.h"
+#include "workloads/fallback/host_calls.h"
 #include "workloads/config/run_config.h"
 #include "workloads/driver/workload_info.h"
 
@@ -34,6 +36,16 @@ struct CompiledWorkload {
   WorkloadInfo info;                       ///< frontend facts for the report
   std::vector<TensorBinding> inputs, outputs;
   bool functional_exact = true;  ///< false if a fallback makes functional outputs invalid
+  /// Functional mode: the fallback nodes the host computes (null: none). Serve them with
+  /// fallback::serve_host_calls() after Platform::load().
+  std::shared_ptr<const fallback::HostCallPlan> host_calls;
+  /// True if node `name` is one of host_calls.
+  bool host_computed(const std::string& name) const {
+    if (!host_calls) return false;
+    for (size_t k : host_calls->nodes)
+      if (host_calls->graph.nodes[k].name == name) return true;
+    return false;
+  }
 };
 
 struct CompileOptions {

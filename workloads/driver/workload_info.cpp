@@ -16,6 +16,7 @@ nlohmann::json WorkloadInfo::to_json() const {
   if (graph) {
     j["graph"] = graph->graph;
     j["opset"] = graph->opset;
+    if (graph->opset_converted_from) j["onnx_opset_converted_from"] = graph->opset_converted_from;
     j["coverage"] = {{"nodes", graph->nodes},
                      {"lowered", graph->lowered},
                      {"free", graph->free},

@@ -28,6 +28,7 @@ struct UnsupportedOp {
 struct GraphInfo {
   std::string graph;
   int64_t opset = 0;
+  int64_t opset_converted_from = 0;  ///< the file's opset when the frontend converted the model, else 0
   int nodes = 0, lowered = 0, free = 0, folded = 0, fallback = 0;
   std::map<std::string, int> lowered_by_op, fallback_by_op;
   double host_fallback_ns = 0;       ///< sum of the fallbacks' host_cost_ns

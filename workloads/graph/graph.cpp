@@ -56,16 +56,23 @@ bool is_window_op(const std::string& op) {
 
 void check_window_attrs(const Node& n) {
   if (!is_window_op(n.op_type)) return;
-  for (const char* k : {"strides", "dilations", "kernel_shape", "pads"}) {
+  // Upper bound: the largest input dimension the frontends accept (2^31 - 1); larger windows,
+  // strides or pads cannot be meaningful, and bounded values keep the extents (k - 1) * d + 1
+  // and the padded sizes of shape inference inside int64.
+  constexpr int64_t kMaxWindowValue = (int64_t{1} << 31) - 1;
+  for (const char* k : {"strides", "dilations", "kernel_shape", "pads", "output_padding"}) {
     const std::vector<int64_t> v = n.attr_ints(k, {});
-    const int64_t min = std::string(k) == "pads" ? 0 : 1;
+    const std::string key = k;
+    const int64_t min = key == "pads" || key == "output_padding" ? 0 : 1;
     std::string list;
-    bool bad = false;
+    bool bad = false, big = false;
     for (int64_t e : v) {
       list += (list.empty() ? "" : ",") + std::to_string(e);
       bad = bad || e < min;
+      big = big || e > kMaxWindowValue;
     }
-    if (bad) throw Error(std::string(k) + " [" + list + "] has an entry < " + std::to_string(min));
+    if (bad) throw Error(key + " [" + list + "] has an entry < " + std::to_string(min));
+    if (big) throw Error(key + " [" + list + "] has an entry above 2^31 - 1, the largest dimension accepted");
   }
   const int64_t group = n.attr_int("group", 1);
   if (group < 1) throw Error("group " + std::to_string(group) + " must be >= 1");

@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "base/checked_size.h"
+
 namespace photon {
 
 enum class DType { Float32, Int64, Int32, Bool, Float16, Other };
@@ -30,11 +32,9 @@ struct TensorInfo {
   /// `dtype` does not name it exactly: DOUBLE and BFLOAT16 (held and computed as Float32) and
   /// every DType::Other type. Empty otherwise (and in graphs not built from a model file).
   std::string source_type;
-  int64_t numel() const {
-    int64_t n = 1;
-    for (auto d : shape) n *= d;
-    return n;
-  }
+  /// Element count; Error "size overflow: ..." if a dimension is negative or the product is above
+  /// 2^62 (base/checked_size.h).
+  int64_t numel() const { return element_count(shape).signed_value(); }
 };
 
 using AttrValue = std::variant<int64_t, float, std::string, std::vector<int64_t>, std::vector<float>>;
@@ -70,6 +70,7 @@ void check_window_attrs(const Node& n);
 struct Graph {
   std::string name;
   int64_t opset = 0;
+  int64_t opset_converted_from = 0;  ///< the model file's own opset when the frontend converted it, else 0
   std::vector<std::string> inputs;  ///< graph inputs that are not constants
   std::vector<std::string> outputs;
   std::vector<Node> nodes;                    ///< topologically sorted

@@ -209,33 +209,12 @@ void Frontend::bind_results(const Operation& op, Scope& s, const Value& in, FheO
   }
 }
 
-namespace {
-
-/// Runs f(); an Error escaping it is rethrown with every non-printable byte of its message and
-/// context escaped (mlir::escape), so whatever input text it quotes, it prints on one line.
-template <typename F>
-FheProgram with_printable_errors(F&& f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    Error out(mlir::escape(e.message()));
-    for (auto it = e.context().rbegin(); it != e.context().rend(); ++it) out.with_context(mlir::escape(*it));
-    throw out;
-  }
-}
-
-}  // namespace
-
-FheProgram heir_to_fhe_program(const mlir::Module& module) {
-  return with_printable_errors([&] { return Frontend(module).run(); });
-}
+FheProgram heir_to_fhe_program(const mlir::Module& module) { return Frontend(module).run(); }
 
 FheProgram load_heir_string(const std::string& text, const std::string& name) {
-  return with_printable_errors([&] { return heir_to_fhe_program(mlir::parse_mlir(text, name)); });
+  return heir_to_fhe_program(mlir::parse_mlir(text, name));
 }
 
-FheProgram load_heir(const std::string& path) {
-  return with_printable_errors([&] { return heir_to_fhe_program(mlir::parse_mlir_file(path)); });
-}
+FheProgram load_heir(const std::string& path) { return heir_to_fhe_program(mlir::parse_mlir_file(path)); }
 
 }  // namespace photon::heir

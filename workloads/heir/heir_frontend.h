@@ -19,7 +19,7 @@ namespace photon::heir {
 /// Loads a HEIR MLIR file. Throws photon::Error ("file:line:col: ...") on syntax errors,
 /// undefined aliases, undefined SSA values, unknown ops, non-constant loop bounds, a ring that
 /// is not x**N + 1 with N = 2^10..2^17, no module, or no FHE operation (docs/heir.md). Non-printable
-/// bytes in the message are escaped (mlir::escape): every error is one line.
+/// bytes in the message are escaped (photon::Error stores it printable()): every error is one line.
 fhe::FheProgram load_heir(const std::string& path);
 
 /// Same, from MLIR text; `name` is used as the file name in locations and messages.

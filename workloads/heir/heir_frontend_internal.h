@@ -70,6 +70,10 @@ class Frontend {
   void run_op(const mlir::Operation& op, Scope& s, int depth);
   [[noreturn]] void fail_unknown(const mlir::Operation& op) const;
   void run_constant(const mlir::Operation& op, Scope& s);
+  /// `arith.constant dense_resource<key> : tensor<1xiN>` (token `tok`): an integer constant read
+  /// from the builtin resource blob (little-endian; iN/siN sign-extended, uiN zero-extended) when
+  /// the blob exists and the tensor has one integer element; otherwise `v` stays non-constant.
+  void resource_constant(size_t tok, Value* v) const;
   void run_arith(const mlir::Operation& op, Scope& s);
   void run_call(const mlir::Operation& op, Scope& s, int depth);
   void run_for(const mlir::Operation& op, Scope& s, int depth);

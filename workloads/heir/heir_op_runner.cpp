@@ -94,9 +94,41 @@ void Frontend::run_constant(const Operation& op, Scope& s) {
              (t[q].text == "true" || t[q].text == "false")) {
     v.has_cst = true;
     v.cst = t[q].text == "true";
+  } else if (q < op.tok_end && t[q].kind == mlir::TokKind::Ident && t[q].text == "dense_resource") {
+    resource_constant(q, &v);
   }
   if (!op.result_types.empty()) v.type = op.result_types[0];
   for (const auto& r : op.results) s[r] = v;
+}
+
+void Frontend::resource_constant(size_t tok, Value* v) const {
+  for (const auto& use : m_.dense_resources) {
+    if (use.tok != tok) continue;
+    std::vector<int64_t> dims;
+    std::string element;
+    if (!mlir::static_tensor_type(use.type.get(), &dims, &element)) return;
+    for (int64_t d : dims)
+      if (d != 1) return;
+    if (element.find('i') == std::string::npos || element == "index") return;
+    auto b = m_.resources.find("builtin");
+    if (b == m_.resources.end()) return;
+    auto r = b->second.find(use.key);
+    if (r == b->second.end()) return;
+    const std::vector<uint8_t>& data = r->second.data;
+    const uint32_t bytes = mlir::resource_element_bytes(element);
+    if (data.size() != bytes) return;
+    uint64_t raw = 0;
+    for (uint32_t k = 0; k < bytes; ++k) raw |= uint64_t(data[k]) << (8 * k);
+    const int bits = std::stoi(element.substr(element.find('i') + 1));
+    if (bits < 64) {
+      raw &= (uint64_t(1) << bits) - 1;
+      const bool is_signed = element[0] != 'u' && bits > 1;  // i1 is a boolean: 0 or 1
+      if (is_signed && ((raw >> (bits - 1)) & 1)) raw |= ~uint64_t(0) << bits;
+    }
+    v->has_cst = true;
+    v->cst = static_cast<long long>(raw);
+    return;
+  }
 }
 
 void Frontend::run_arith(const Operation& op, Scope& s) {

@@ -3,13 +3,20 @@
 #include <cctype>
 
 #include "base/error.h"
+#include "base/text.h"
 
 namespace photon::heir::mlir {
 namespace {
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+bool is_letter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+/// bare-id characters after the first: letter | digit | [_$.]
+bool bare_char(char c) { return is_letter(c) || is_digit(c) || c == '_' || c == '$' || c == '.'; }
+/// id-punct ::= [$._-]
+bool id_punct(char c) { return c == '$' || c == '.' || c == '_' || c == '-'; }
+int hex_value(char c) {
+  return is_digit(c) ? c - '0' : (std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
 }
 
 std::string where(const std::string& file, uint32_t line, uint32_t col) {
@@ -18,31 +25,11 @@ std::string where(const std::string& file, uint32_t line, uint32_t col) {
 
 }  // namespace
 
-std::string escape(const std::string& text) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c < 0x20 || c >= 0x7f)
-      out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
-    else
-      out += ch;
-  }
-  return out;
-}
-
 std::string describe(const Token& t) {
   switch (t.kind) {
     case TokKind::Eof: return "end of file";
-    case TokKind::String: return "string \"" + escape(t.text) + "\"";
-    default: return "'" + escape(t.text) + "'";
+    case TokKind::String: return "string \"" + printable(t.text) + "\"";
+    default: return "'" + printable(t.text) + "'";
   }
 }
 
@@ -63,6 +50,44 @@ std::vector<Token> lex(const std::string& s, const std::string& file) {
         ++col;
     }
   };
+  auto at = [&](size_t k) { return k < s.size() ? s[k] : '\0'; };
+  // A string literal starting at the '"' at s[i]; returns its decoded contents (MLIR's
+  // Lexer::lexString and Token::getStringValue).
+  auto lex_string = [&](uint32_t tline, uint32_t tcol) {
+    advance(1);
+    std::string v;
+    while (true) {
+      if (i >= s.size() || s[i] == '\n' || s[i] == '\v' || s[i] == '\f')
+        throw Error("unterminated string literal").with_context(where(file, tline, tcol));
+      const char c = s[i];
+      if (c == '"') {
+        advance(1);
+        return v;
+      }
+      if (c != '\\') {
+        v += c;
+        advance(1);
+        continue;
+      }
+      const char e = at(i + 1);
+      if (e == '"' || e == '\\') {
+        v += e;
+      } else if (e == 'n') {
+        v += '\n';
+      } else if (e == 't') {
+        v += '\t';
+      } else if (is_hex(e) && is_hex(at(i + 2))) {
+        v += static_cast<char>(hex_value(e) * 16 + hex_value(at(i + 2)));
+        advance(3);
+        continue;
+      } else {
+        throw Error("unknown escape '\\" + std::string(1, e) +
+                    "' in string literal (MLIR knows \\\", \\\\, \\n, \\t and \\XX)")
+            .with_context(where(file, line, col));
+      }
+      advance(2);
+    }
+  };
   while (i < s.size()) {
     char c = s[i];
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
@@ -70,7 +95,7 @@ std::vector<Token> lex(const std::string& s, const std::string& file) {
       space = true;
       continue;
     }
-    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+    if (c == '/' && at(i + 1) == '/') {
       while (i < s.size() && s[i] != '\n') advance(1);
       continue;
     }
@@ -81,56 +106,55 @@ std::vector<Token> lex(const std::string& s, const std::string& file) {
     t.space_before = space;
     size_t start = i;
     if (c == '"') {
-      advance(1);
-      std::string v;
-      while (i < s.size() && s[i] != '"' && s[i] != '\n') {
-        if (s[i] == '\\' && i + 1 < s.size()) {
-          v += s[i + 1];
-          advance(2);
-          continue;
-        }
-        v += s[i];
-        advance(1);
-      }
-      if (i >= s.size() || s[i] != '"')
-        throw Error("unterminated string literal").with_context(where(file, t.line, t.col));
-      advance(1);
       t.kind = TokKind::String;
-      t.text = std::move(v);
-    } else if (c == '%' || c == '@' || c == '^' || c == '!' || c == '#') {
+      t.text = lex_string(t.line, t.col);
+    } else if (c == '{' && at(i + 1) == '-' && at(i + 2) == '#') {
+      advance(3);
+      t.kind = TokKind::Punct;
+      t.text = "{-#";
+    } else if (c == '#' && at(i + 1) == '-' && at(i + 2) == '}') {
+      advance(3);
+      t.kind = TokKind::Punct;
+      t.text = "#-}";
+    } else if (c == '@') {
       advance(1);
-      if (c == '@' && i < s.size() && s[i] == '"') {  // @"quoted symbol"
-        advance(1);
-        while (i < s.size() && s[i] != '"' && s[i] != '\n') advance(1);
-        if (i >= s.size() || s[i] != '"')
-          throw Error("unterminated symbol name").with_context(where(file, t.line, t.col));
-        advance(1);
+      if (at(i) == '"') {  // @"quoted symbol"
+        t.text = "@\"" + lex_string(t.line, t.col) + "\"";
       } else {
-        while (i < s.size() && (ident_char(s[i]) || s[i] == '-')) {
-          if (s[i] == '-' && (c != '!' && c != '#')) break;  // '-' only inside dialect names
-          if (s[i] == '-' && i + 1 < s.size() && s[i + 1] == '>') break;
-          advance(1);
-        }
+        if (!is_letter(at(i)) && at(i) != '_')
+          throw Error(
+              "expected a letter, '_' or a string literal after '@', got " +
+              (i < s.size() ? "'" + printable(std::string(1, s[i])) + "'" : std::string("end of file")))
+              .with_context(where(file, t.line, t.col));
+        while (i < s.size() && bare_char(s[i])) advance(1);
+        t.text = s.substr(start, i - start);
       }
-      if (i == start + 1)
+      t.kind = TokKind::At;
+    } else if (c == '%' || c == '^' || c == '!' || c == '#') {
+      advance(1);
+      if (is_digit(at(i))) {  // suffix-id: digit+
+        while (is_digit(at(i))) advance(1);
+      } else if (is_letter(at(i)) || id_punct(at(i))) {  // (letter|id-punct)(letter|id-punct|digit)*
+        while (i < s.size() && (is_letter(s[i]) || is_digit(s[i]) || id_punct(s[i]))) advance(1);
+      } else {
         throw Error(std::string("expected a name after '") + c + "', got " +
-                    (i < s.size() ? "'" + escape(std::string(1, s[i])) + "'" : "end of file"))
+                    (i < s.size() ? "'" + printable(std::string(1, s[i])) + "'" : "end of file"))
             .with_context(where(file, t.line, t.col));
+      }
       t.kind = c == '%'   ? TokKind::Percent
-               : c == '@' ? TokKind::At
                : c == '^' ? TokKind::Caret
                : c == '!' ? TokKind::Bang
                           : TokKind::Hash;
       t.text = s.substr(start, i - start);
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+    } else if (is_digit(c)) {
       while (i < s.size()) {
         char d = s[i];
-        if (ident_char(d)) {
+        if (bare_char(d)) {
           advance(1);
           continue;
         }
-        if ((d == '+' || d == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E') && i + 1 < s.size() &&
-            std::isdigit(static_cast<unsigned char>(s[i + 1])) && s.compare(start, 2, "0x") != 0) {
+        if ((d == '+' || d == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E') && is_digit(at(i + 1)) &&
+            s.compare(start, 2, "0x") != 0) {
           advance(1);
           continue;
         }
@@ -138,20 +162,26 @@ std::vector<Token> lex(const std::string& s, const std::string& file) {
       }
       t.kind = TokKind::Number;
       t.text = s.substr(start, i - start);
-    } else if (ident_start(c)) {
-      while (i < s.size() && ident_char(s[i])) advance(1);
+    } else if (is_letter(c) || c == '_') {
+      while (i < s.size() && bare_char(s[i])) advance(1);
       t.kind = TokKind::Ident;
       t.text = s.substr(start, i - start);
-    } else if (c == '-' && i + 1 < s.size() && s[i + 1] == '>') {
+    } else if (c == '-' && at(i + 1) == '>') {
       advance(2);
       t.kind = TokKind::Arrow;
       t.text = "->";
+    } else if (c == '.') {
+      if (at(i + 1) != '.' || at(i + 2) != '.')
+        throw Error("expected '...' (an ellipsis), got a single '.'").with_context(where(file, line, col));
+      advance(3);
+      t.kind = TokKind::Punct;
+      t.text = "...";
     } else if (std::string("()[]{}<>,:=*+-?|").find(c) != std::string::npos) {
       advance(1);
       t.kind = TokKind::Punct;
       t.text = std::string(1, c);
     } else {
-      throw Error("unexpected character '" + escape(std::string(1, c)) + "'")
+      throw Error("unexpected character '" + printable(std::string(1, c)) + "'")
           .with_context(where(file, line, col));
     }
     line_has_token = true;

@@ -1,12 +1,15 @@
 #include "workloads/heir/mlir_parser.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "base/checked_size.h"
 #include "base/error.h"
+#include "base/text.h"
 
 namespace photon::heir::mlir {
 
@@ -79,6 +82,41 @@ bool scalar_int(const Attr* a, long long* out) {
   const unsigned long long v = std::strtoull(s.c_str() + i, nullptr, hex ? 16 : 10);
   *out = static_cast<long long>(neg ? 0ull - v : v);
   return true;
+}
+
+bool static_tensor_type(const Attr* type, std::vector<int64_t>* dims, std::string* element) {
+  if (!type || type->kind != Attr::Kind::Dialect || type->text != "tensor" || type->items.size() != 1)
+    return false;
+  const Attr& in = *type->items[0].second;
+  if (in.kind != Attr::Kind::Scalar || !in.items.empty()) return false;
+  const std::string& s = in.text;  // "3x4xi64", "i32", "2xindex"
+  dims->clear();
+  size_t q = 0;
+  while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) {
+    size_t e = q;
+    while (e < s.size() && std::isdigit(static_cast<unsigned char>(s[e]))) ++e;
+    if (e >= s.size() || s[e] != 'x') return false;
+    // A dimension beyond int64 is kept as INT64_MAX: element_count() then reports the overflow.
+    int64_t v = 0;
+    for (size_t k = q; k < e; ++k) v = v > (INT64_MAX - 9) / 10 ? INT64_MAX : v * 10 + (s[k] - '0');
+    dims->push_back(v);
+    q = e + 1;
+  }
+  *element = s.substr(q);
+  return resource_element_bytes(*element) != 0;
+}
+
+uint32_t resource_element_bytes(const std::string& e) {
+  if (e == "index" || e == "f64") return 8;
+  if (e == "f32") return 4;
+  if (e == "f16" || e == "bf16") return 2;
+  const size_t digits = e.rfind("si", 0) == 0 || e.rfind("ui", 0) == 0 ? 2 : e.rfind('i', 0) == 0 ? 1 : 0;
+  if (digits == 0 || e.size() == digits || e.size() > digits + 2 ||
+      e.find_first_not_of("0123456789", digits) != std::string::npos)
+    return 0;
+  const int bits = std::stoi(e.substr(digits));
+  if (bits < 1 || bits > 64) return 0;
+  return uint32_t((bits + 7) / 8);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,6 +206,8 @@ class Parser {
         parse_alias();
       } else if (c.kind == TokKind::Ident && c.text == "module") {
         parse_module();
+      } else if (c.is("{-#")) {
+        parse_file_metadata();
       } else if (c.kind == TokKind::Ident && c.text == "func.func") {
         if (!m_.has_module) m_.loc = loc(c);  // MLIR: top-level ops form an implicit module
         m_.has_module = true;
@@ -176,6 +216,7 @@ class Parser {
         fail(c, "expected an alias definition, 'module' or 'func.func', got " + describe(c));
       }
     }
+    check_dense_resources();
   }
 
  private:
@@ -465,9 +506,12 @@ class Parser {
     return items;
   }
 
+  // A `{` inside an op opens its attribute dictionary or a region. `{}` is a dictionary only
+  // when the type signature follows (`"x.op"() {} : () -> ()`); otherwise it is a region whose
+  // one block is empty and whose terminator is implicit (`scf.for ... {}`; LangRef "Regions").
   bool is_attr_dict(size_t q) const {
     const Token& n = t_[q + 1];
-    if (n.is('}')) return true;
+    if (n.is('}')) return t_[std::min(q + 2, t_.size() - 1)].is(':');
     if (n.kind != TokKind::Ident && n.kind != TokKind::String) return false;
     const Token& n2 = t_[std::min(q + 2, t_.size() - 1)];
     if (n2.is('=')) return true;
@@ -496,6 +540,147 @@ class Parser {
         continue;
       }
       r.push_back(parse_op());
+    }
+  }
+
+  // ------------------------------------------------------------------------- file metadata
+  // `{-# dialect_resources: {dialect: {key: "0x..."}}, external_resources: {...} #-}` (MLIR
+  // LangRef "Dialect resources"; mlir/lib/AsmParser/Parser.cpp parseFileMetadataDictionary).
+
+  std::string metadata_key(const std::string& what) {
+    const Token& k = cur();
+    if (k.kind != TokKind::Ident && k.kind != TokKind::String)
+      fail(k, "expected " + what + " in the file metadata, got " + describe(k));
+    ++p_;
+    expect(':', " after " + what + " '" + k.text + "'");
+    return k.text;
+  }
+
+  /// `{ item, item, ... }` with item(k) parsing one entry; `what` names the braces for errors.
+  template <class F>
+  void metadata_dict(const std::string& what, F&& item) {
+    const Token& open = cur();
+    DepthGuard guard(*this, open);
+    expect('{', " to open " + what);
+    while (!cur().is('}')) {
+      item();
+      if (cur().is(',')) {
+        ++p_;
+        continue;
+      }
+      if (!cur().is('}'))
+        fail(cur(), "expected ',' or '}' to close " + what + " opened at " + std::to_string(open.line) + ":" +
+                        std::to_string(open.col) + ", got " + describe(cur()));
+    }
+    ++p_;
+  }
+
+  void parse_file_metadata() {
+    const Token& open = cur();
+    ++p_;
+    while (!cur().is("#-}")) {
+      const Token& k = cur();
+      if (k.kind == TokKind::Eof)
+        fail(k, "expected '#-}' closing the file metadata opened at " + std::to_string(open.line) + ":" +
+                    std::to_string(open.col) + ", got end of file");
+      const std::string key = metadata_key("a metadata key");
+      if (key == "dialect_resources") {
+        metadata_dict("dialect_resources", [&] {
+          const std::string dialect = metadata_key("a dialect name");
+          metadata_dict("the resources of dialect '" + dialect + "'", [&] { parse_resource(dialect); });
+        });
+      } else if (key == "external_resources") {
+        metadata_dict("external_resources", [&] {
+          const std::string owner = metadata_key("a resource owner");
+          metadata_dict("the resources of '" + owner + "'", [&] {
+            metadata_key("a resource key");
+            parse_value();
+          });
+        });
+      } else {
+        fail(k, "unknown key '" + key +
+                    "' in the file metadata (expected dialect_resources or external_resources)");
+      }
+      if (cur().is(','))
+        ++p_;
+      else if (!cur().is("#-}"))
+        fail(cur(), "expected ',' or '#-}' in the file metadata, got " + describe(cur()));
+    }
+    ++p_;
+  }
+
+  // key: "0xAAAAAAAADDDD..." : a hex blob, its first 4 bytes the alignment (MLIR
+  // ParsedResourceEntry::parseAsBlob). Other values (strings, booleans) are skipped.
+  void parse_resource(const std::string& dialect) {
+    const Token& k = cur();
+    const std::string key = metadata_key("a resource key");
+    const Token& v = cur();
+    if (v.kind != TokKind::String || v.text.rfind("0x", 0) != 0) {
+      if (dialect == "builtin")
+        fail(v, "resource '" + key + "': expected a hex string blob \"0x...\", got " + describe(v));
+      parse_value();
+      return;
+    }
+    ++p_;
+    const std::string& h = v.text;
+    Resource r;
+    r.loc = loc(k);
+    if ((h.size() - 2) % 2 != 0) fail(v, "resource '" + key + "': odd number of hex digits in the blob");
+    std::vector<uint8_t> bytes;
+    bytes.reserve((h.size() - 2) / 2);
+    for (size_t q = 2; q < h.size(); q += 2) {
+      auto nib = [&](char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        fail(v, "resource '" + key + "': '" + printable(std::string(1, c)) + "' is not a hex digit");
+      };
+      bytes.push_back(static_cast<uint8_t>(nib(h[q]) * 16 + nib(h[q + 1])));
+    }
+    if (bytes.size() < 4)
+      fail(v, "resource '" + key + "': the blob needs its 4-byte alignment first, has " +
+                  std::to_string(bytes.size()) + " bytes");
+    r.alignment =
+        uint32_t(bytes[0]) | uint32_t(bytes[1]) << 8 | uint32_t(bytes[2]) << 16 | uint32_t(bytes[3]) << 24;
+    if (r.alignment & (r.alignment - 1))
+      fail(v, "resource '" + key + "': alignment " + std::to_string(r.alignment) + " is not a power of two");
+    r.data.assign(bytes.begin() + 4, bytes.end());
+    if (!m_.resources[dialect].emplace(key, std::move(r)).second)
+      fail(k, "resource '" + key + "' of dialect '" + dialect + "' is defined twice");
+  }
+
+  // Every dense_resource<key> [: type]: recorded, and its blob's size checked against the type.
+  void check_dense_resources() {
+    for (size_t q = 0; q + 3 < t_.size(); ++q) {
+      const Token& d = t_[q];
+      if (d.kind != TokKind::Ident || d.text != "dense_resource" || !t_[q + 1].is('<')) continue;
+      const Token& key = t_[q + 2];
+      if ((key.kind != TokKind::Ident && key.kind != TokKind::String) || !t_[q + 3].is('>'))
+        fail(key, "expected dense_resource<key>, got " + describe(key));
+      DenseResourceUse use{loc(d), q, key.text, nullptr};
+      if (q + 5 < t_.size() && t_[q + 4].is(':')) {
+        p_ = q + 5;
+        use.type = parse_atom();
+      }
+      const auto b = m_.resources.find("builtin");
+      const Resource* r = nullptr;
+      if (b != m_.resources.end()) {
+        auto it = b->second.find(key.text);
+        if (it != b->second.end()) r = &it->second;
+      }
+      std::vector<int64_t> dims;
+      std::string element;
+      if (r && use.type && static_tensor_type(use.type.get(), &dims, &element)) {
+        const uint32_t eb = resource_element_bytes(element);
+        const uint64_t need =
+            with_error_context(loc(d).str() + ": dense_resource<" + key.text + "> : " + use.type->str(),
+                               [&] { return (element_count(dims) * Size::of(eb)).value(); });
+        if (need != r->data.size())
+          fail(d, "dense_resource<" + key.text + ">: " + use.type->str() + " needs " + std::to_string(need) +
+                      " bytes, resource '" + key.text + "' at " + r->loc.str() + " holds " +
+                      std::to_string(r->data.size()));
+      }
+      m_.dense_resources.push_back(std::move(use));
     }
   }
 

@@ -81,6 +81,23 @@ struct Func {
   Region body;
 };
 
+/// A dialect resource blob from the file-metadata section (`{-# dialect_resources: { builtin: {
+/// key: "0x..." } } #-}`, MLIR LangRef "Dialect resources"). The hex string's first 4 bytes are
+/// the blob's alignment (little-endian uint32, 0 or a power of two), the rest its data.
+struct Resource {
+  Loc loc;                    ///< position of the key
+  uint32_t alignment = 0;     ///< bytes
+  std::vector<uint8_t> data;  ///< the blob after the alignment word
+};
+
+/// A `dense_resource<key>` attribute (a builtin resource used as elements of a tensor type).
+struct DenseResourceUse {
+  Loc loc;          ///< position of `dense_resource`
+  size_t tok = 0;   ///< index of the `dense_resource` token in Module::tokens
+  std::string key;  ///< the resource key
+  AttrPtr type;     ///< the `: tensor<...>` after it, if written there (nullptr otherwise)
+};
+
 /// A `#polynomial.ring<...>` literal where the text spells it (checked by heir::check_rings).
 struct RingDef {
   Loc loc;            ///< position of the `#polynomial.ring` token
@@ -98,6 +115,9 @@ struct Module {
   std::map<std::string, Loc> alias_locs;               ///< "!ct_L1" -> position of its definition
   std::vector<Func> funcs;
   std::vector<Token> tokens;  ///< all tokens; Operation::tok_begin/tok_end index this
+  /// Resource blobs of the file-metadata section: dialect ("builtin") -> key -> blob.
+  std::map<std::string, std::map<std::string, Resource>> resources;
+  std::vector<DenseResourceUse> dense_resources;  ///< every dense_resource<...>, in text order
 
   const Attr* attr(const std::string& key) const;
   const Func* func(const std::string& name) const;
@@ -105,7 +125,10 @@ struct Module {
 
 /// Parses MLIR text. `file` names the source in error messages. Throws photon::Error with
 /// context "file:line:col" and a message "expected X, got Y", "undefined alias '!x'",
-/// "unbalanced ...", "integer literal V does not fit T (range LO .. HI)" etc.
+/// "unbalanced ...", "integer literal V does not fit T (range LO .. HI)", "resource 'k': ..."
+/// (a blob that is not a hex string, has no 4-byte alignment prefix, an alignment that is not a
+/// power of two, or holds a byte count other than its dense_resource's tensor type needs) etc.
+/// A dense_resource whose key has no blob is accepted, as MLIR accepts it (a declared handle).
 Module parse_mlir(const std::string& text, const std::string& file);
 
 /// Reads and parses a file; an unreadable file is an Error naming it.
@@ -122,5 +145,14 @@ void walk_ops(const Region& r, F&& f) {
 
 /// First integer in a Scalar's text ("536903681 : i64" -> 536903681); false if none.
 bool scalar_int(const Attr* a, long long* out);
+
+/// Element type and dimensions of a static tensor type `tensor<3x4xi64>` (`tensor<i32>`: no
+/// dims). False if `type` is not a tensor, has a dynamic or non-numeric dimension, or its element
+/// type is not iN / siN / uiN (N = 1..64), f16, bf16, f32, f64 or index.
+bool static_tensor_type(const Attr* type, std::vector<int64_t>* dims, std::string* element);
+
+/// Bytes one element of `element` occupies in a resource blob (MLIR's dense resource layout:
+/// i1 one byte, iN ceil(N / 8), index 8, f16/bf16 2, f32 4, f64 8); 0 if unknown.
+uint32_t resource_element_bytes(const std::string& element);
 
 }  // namespace photon::heir::mlir

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "workloads/fallback/host_ops.h"
 #include "workloads/lowering/lowering_internal.h"
 
 namespace photon::lowering {
@@ -37,6 +38,28 @@ void place_constants(const Graph& g, const HbmPlan& plan, LoweringResult& res) {
   }
 }
 
+/// True when the host can compute `n` in a functional run: it has a host reference and every
+/// input and output is a constant or has an HBM address.
+bool host_computable(const Node& n, const Graph& g, const HbmPlan& plan) {
+  if (!fallback::has_host_op(n, g)) return false;
+  for (const auto* list : {&n.inputs, &n.outputs})
+    for (const auto& nm : *list)
+      if (!nm.empty() && !g.tensor(nm).is_constant && !plan.address.count(nm)) return false;
+  return true;
+}
+
+/// Semaphore of host-call role `kind` (a kind no Pipeline uses), from the program's table.
+uint32_t host_sem(SemTable& sems, int kind, const PlatformConfig& cfg) {
+  auto key = std::make_tuple(kind, 0, 0, 0, 0);
+  auto it = sems.find(key);
+  if (it != sems.end()) return it->second;
+  const auto id = static_cast<uint32_t>(sems.size());
+  if (id >= cfg.cpu.semaphores)
+    throw Error(fmt::format("host calls need more than cpu.semaphores = {} semaphores", cfg.cpu.semaphores));
+  sems[key] = id;
+  return id;
+}
+
 /// Records node `n` (op-table entry `tag`) as a host fallback for `reason`, with its host cost
 /// (kHostFixedNs + kHostNsPerElement * input and output elements).
 void fall_back(const Node& n, const Graph& g, uint32_t tag, const std::string& reason, LoweringResult& res) {
@@ -51,9 +74,22 @@ void fall_back(const Node& n, const Graph& g, uint32_t tag, const std::string& r
   res.unsupported.push_back(f);
   ++res.nodes_fallback;
   ++res.fallback_by_op[n.op_type];
-  res.functional_valid = false;
-  res.functional_notes.push_back(fmt::format(
-      "node '{}' ({}) runs on the host; the device leaves its outputs unwritten", n.name, n.op_type));
+}
+
+/// Functional mode: the host computes node `index` of `g` between the DMA queue's earlier and
+/// later commands (LoweringResult::host_call_nodes).
+void host_call(size_t index, const Graph& g, uint32_t tag, SemTable& sems, const PlatformConfig& cfg,
+               LoweringResult& res) {
+  constexpr int kHostRequest = 100, kHostDone = 101;  // SemTable kinds of the host-call protocol
+  res.host_request_sem = host_sem(sems, kHostRequest, cfg);
+  res.host_done_sem = host_sem(sems, kHostDone, cfg);
+  res.program.commands.push_back(pcs::make_signal(pcs::Queue::Dma, res.host_request_sem, tag));
+  res.program.commands.push_back(pcs::make_wait(pcs::Queue::Dma, res.host_done_sem, tag));
+  res.host_call_nodes.push_back(index);
+  const Node& n = g.nodes[index];
+  res.program.ops[tag].detail += "; computed on the host (functional mode)";
+  res.functional_notes.push_back(
+      fmt::format("node '{}' ({}) is computed on the host by its reference implementation", n.name, n.op_type));
 }
 
 }  // namespace
@@ -111,6 +147,13 @@ LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
       res.program.segments.resize(seg0);
       res.splat_fills.resize(fill0);
       fall_back(n, g, tag, u.reason, res);
+      if (cfg.sim.mode == SimMode::Functional && host_computable(n, g, plan)) {
+        host_call(size_t(&n - g.nodes.data()), g, tag, sems, cfg, res);
+      } else {
+        res.functional_valid = false;
+        res.functional_notes.push_back(fmt::format(
+            "node '{}' ({}) runs on the host; the device leaves its outputs unwritten", n.name, n.op_type));
+      }
     } catch (Error& e) {
       if (e.message().rfind("node '", 0) != 0)
         e.with_context(fmt::format("node '{}' ({})", n.name, n.op_type));

@@ -56,6 +56,13 @@ struct LoweringResult {
   std::vector<std::string> functional_notes;
   double host_fallback_ns = 0;  ///< sum of unsupported[].host_cost_ns
   uint64_t hbm_bytes = 0;       ///< HBM footprint from cfg.noc.hbm_base
+  /// Functional mode (cfg.sim.mode): the fallback nodes the host computes (fallback::has_host_op,
+  /// inputs and outputs in HBM or constant), as indices into g.nodes in program order. For each,
+  /// the program has Signal(DMA, host_request_sem) after every earlier DMA command (all of the
+  /// device's HBM writes) and Wait(DMA, host_done_sem) before every later one; the host computes
+  /// the node in between (Platform::serve_host_calls, workloads/fallback/host_calls.h).
+  std::vector<size_t> host_call_nodes;
+  uint32_t host_request_sem = 0, host_done_sem = 0;
 };
 
 /// Lowers `g` for the platform `cfg` (optical array size, scratchpad capacity, semaphores).

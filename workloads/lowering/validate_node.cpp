@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "workloads/graph/broadcast.h"
 #include "workloads/lowering/lowering_internal.h"
 
 namespace photon::lowering {
@@ -70,8 +71,9 @@ void validate_conv_pool(const Node& n, const Graph& g) {
   if (auto_pad == "NOTSET") pads = checked_ints(n, "pads", 2 * r, 0, 0);
   if (n.op_type == "ConvTranspose" || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") return;
   for (size_t i = 0; i < r; ++i) {
-    const int64_t eff = (kernel[i] - 1) * dil[i] + 1;  // dilated kernel extent
-    const int64_t in = x.shape[i + 2] + pads[i] + pads[i + r];
+    // Dilated kernel extent and padded input, overflow-checked (attribute values come from the file).
+    const int64_t eff = (Size::of(kernel[i] - 1) * Size::of(dil[i]) + Size::of(1)).signed_value();
+    const int64_t in = (Size::of(x.shape[i + 2]) + Size::of(pads[i]) + Size::of(pads[i + r])).signed_value();
     if (eff > in)
       throw Error(fmt::format(
           "kernel {} (dilations {}) does not fit the padded input: axis {} has {} + pads {} "
@@ -94,18 +96,24 @@ void validate_gemm_reduction(const Node& n, const Graph& g) {
   std::string what;
   if (conv) {
     // K = C / group * kernel elements: the input channels and the weight's kernel axes.
-    if (a.shape.size() >= 2 && a.shape[1] == 0) k = 0, what = fmt::format("input '{}' {} has 0 channels", a.name, list_str(a.shape));
+    if (a.shape.size() >= 2 && a.shape[1] == 0)
+      k = 0, what = fmt::format("input '{}' {} has 0 channels", a.name, list_str(a.shape));
     for (size_t i = 1; i < b.shape.size() && k != 0; ++i)
-      if (b.shape[i] == 0) k = 0, what = fmt::format("weight '{}' {} has a size-0 axis {}", b.name, list_str(b.shape), i);
+      if (b.shape[i] == 0)
+        k = 0, what = fmt::format("weight '{}' {} has a size-0 axis {}", b.name, list_str(b.shape), i);
   } else if (n.op_type == "MatMul") {
-    if (!a.shape.empty() && a.shape.back() == 0) k = 0, what = fmt::format("'{}' {} has K = 0", a.name, list_str(a.shape));
+    if (!a.shape.empty() && a.shape.back() == 0)
+      k = 0, what = fmt::format("'{}' {} has K = 0", a.name, list_str(a.shape));
   } else {  // Gemm: A is M x K, or K x M with transA
     const bool ta = attr_i(n, "transA", 0) != 0;
-    if (a.shape.size() == 2 && a.shape[ta ? 0 : 1] == 0) k = 0, what = fmt::format("'{}' {} has K = 0", a.name, list_str(a.shape));
+    if (a.shape.size() == 2 && a.shape[ta ? 0 : 1] == 0)
+      k = 0, what = fmt::format("'{}' {} has K = 0", a.name, list_str(a.shape));
   }
   if (k == 0)
-    throw Error(fmt::format("a product over no terms: {}; the GEMM engine has no zero-length reduction (the "
-                            "result would be zeros or the bias alone)", what));
+    throw Error(
+        fmt::format("a product over no terms: {}; the GEMM engine has no zero-length reduction (the "
+                    "result would be zeros or the bias alone)",
+                    what));
 }
 
 }  // namespace
@@ -122,6 +130,7 @@ void validate_node(const Node& n, const Graph& g) {
   }
   if (is_window_op(n.op_type)) validate_conv_pool(n, g);  // kernel shapes first: [0,0] is a kernel error
   validate_gemm_reduction(n, g);
+  check_broadcasting(n, g);
   const OnnxOpRow* row = onnx_op(n.op_type);
   if (row && row->validate) row->validate(n, g);
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/checked_size.h"
 #include "workloads/onnx/tensor_io.h"
 
 namespace photon::onnx_frontend {
@@ -57,11 +58,7 @@ ConstValue ConstValue::make_ints(std::vector<int64_t> shape, std::vector<int64_t
   return c;
 }
 
-int64_t shape_numel(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
+int64_t shape_numel(const std::vector<int64_t>& shape) { return element_count(shape).signed_value(); }
 
 std::string shape_str(const std::vector<int64_t>& shape) {
   if (shape.empty()) return "scalar";

@@ -38,7 +38,8 @@ struct ConstValue {
   static ConstValue make_ints(std::vector<int64_t> shape, std::vector<int64_t> values);
 };
 
-/// Product of dims (1 for a scalar).
+/// Product of dims (1 for a scalar); Error "size overflow: ..." for a negative dim or a product
+/// above 2^62 (base/checked_size.h).
 int64_t shape_numel(const std::vector<int64_t>& shape);
 /// "1x3x224x224" ("scalar" for rank 0).
 std::string shape_str(const std::vector<int64_t>& shape);

@@ -12,10 +12,16 @@
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
+#include <onnx/version_converter/convert.h>
 
+#include "base/checked_size.h"
 #include "base/error.h"
+#include "base/file_read.h"
+#include "workloads/graph/broadcast.h"
 #include "workloads/onnx/const_fold.h"
 #include "workloads/onnx/const_value.h"
+#include "workloads/onnx/external_data.h"
+#include "workloads/onnx/model_checks.h"
 #include "workloads/onnx/tensor_io.h"
 
 namespace photon::onnx_frontend {
@@ -25,6 +31,10 @@ using TP = onnx::TensorProto;
 
 constexpr int64_t kMinOpset = 9;   // oldest opset the frontend's folding rules are written for
 constexpr int64_t kMaxOpset = 17;  // newest opset the installed ONNX 1.12 library knows
+// Opset older models are converted to (ONNX version converter): 13 turns the deprecated forms
+// (Upsample, Squeeze/Unsqueeze/Split axes attributes, per-input BatchNormalization flags) into the
+// ones the lowering maps.
+constexpr int64_t kConvertTarget = 13;
 
 /// Element type and (if fully known) static shape of a tensor, from shape inference.
 struct TypeInfo {
@@ -56,14 +66,24 @@ constexpr int64_t kMaxElements = int64_t{1} << 40;
 // Throws Error starting with `what` if a dimension is outside min_dim..kMaxDim or the product
 // reaches kMaxElements.
 void check_input_dims(const std::string& what, const std::vector<int64_t>& dims, int64_t min_dim) {
-  int64_t n = 1;
+  Size n = Size::of(1);
   for (int64_t d : dims) {
     if (d < min_dim || d > kMaxDim)
       throw Error(what + ": dimension " + std::to_string(d) + " is outside " + std::to_string(min_dim) +
                   ".." + std::to_string(kMaxDim));
-    n *= d;  // no overflow: n < 2^40 and d < 2^31 before each step
-    if (n >= kMaxElements) throw Error(what + ": " + shape_str(dims) + " has 2^40 or more elements");
+    n *= Size::of(d);  // no overflow: n < 2^40 and d < 2^31 before each step
+    if (n.value() >= uint64_t(kMaxElements)) throw Error(what + ": " + shape_str(dims) + " has 2^40 or more elements");
   }
+}
+
+// Throws Error if a tensor of `shape` (static, from shape inference or folding) has a negative
+// dimension or kMaxElements or more elements: no host or HBM buffer is sized from it then.
+void check_tensor_shape(const std::string& name, const std::vector<int64_t>& shape) {
+  for (int64_t d : shape)
+    if (d < 0) throw Error("tensor '" + name + "' has a negative dimension (" + shape_str(shape) + ")");
+  if (element_count(shape).value() >= uint64_t(kMaxElements))
+    throw Error("tensor '" + name + "' of shape " + shape_str(shape) +
+                " has 2^40 or more elements (4 TiB of fp32, beyond any platform memory)");
 }
 
 AttrValue convert_attr(const onnx::AttributeProto& a, bool* ok) {
@@ -143,8 +163,11 @@ class Loader {
 
   Graph run() {
     parse();
+    load_external_data(model_, path_);
     check_opset();
     check_ops();
+    check_model_structure(model_, versions_);
+    convert_opset();
     resolve_inputs();
     sort_nodes();
     load_initializers();
@@ -155,16 +178,20 @@ class Loader {
       infer(folded, /*data_propagation=*/false);
       if (!fold_pass()) break;
     }
-    return build();
+    Graph g = build();
+    for (const Node& n : g.nodes)
+      with_error_context(node_ctx(n.name, n.op_type), [&] { check_broadcasting(n, g); });
+    return g;
   }
 
  private:
   void parse() {
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) throw Error("cannot open file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    const std::string bytes = ss.str();
+    std::string bytes;
+    try {
+      bytes = read_file(path_, "an ONNX model (.onnx)");
+    } catch (const Error& e) {
+      throw Error(e.message());  // load_onnx names the file
+    }
     if (bytes.empty()) throw Error("empty file, not an ONNX model");
     if (!model_.ParseFromString(bytes)) {
       throw Error("not an ONNX model (protobuf parse failed: truncated or another format)");
@@ -184,19 +211,76 @@ class Loader {
       }
     }
     if (!found) throw Error("no opset_import for the default ONNX domain");
-    if (opset_ < kMinOpset || opset_ > kMaxOpset) {
-      throw Error("opset " + std::to_string(opset_) + " is not supported (supported: " +
-                  std::to_string(kMinOpset) + ".." + std::to_string(kMaxOpset) + ")");
+    if (opset_ < 1 || opset_ > kMaxOpset) {
+      throw Error("opset " + std::to_string(opset_) + " is not supported (supported: 1.." +
+                  std::to_string(kMaxOpset) + ", below " + std::to_string(kMinOpset) + " converted to " +
+                  std::to_string(kConvertTarget) + ")");
     }
+    for (const auto& o : model_.opset_import())
+      versions_[is_default_domain(o.domain()) ? "" : o.domain()] = o.version();
+  }
+
+  // Models older than kMinOpset are converted by the ONNX library's version converter, one opset
+  // step at a time (adapters per op, onnx/version_converter/convert.h); an op without an adapter
+  // makes the conversion impossible: one error naming the op and the opsets.
+  void convert_opset() {
+    if (opset_ >= kMinOpset) return;
+    onnx::ModelProto converted;
+    try {
+      converted = onnx::version_conversion::ConvertVersion(model_, int(kConvertTarget));
+    } catch (const std::exception& e) {
+      std::string what = e.what();
+      std::replace(what.begin(), what.end(), '\n', ' ');
+      while (!what.empty() && what.back() == ' ') what.pop_back();
+      throw Error("opset " + std::to_string(opset_) + " cannot be converted to opset " +
+                  std::to_string(kConvertTarget) + " by the ONNX version converter" + failing_op_hint(what) +
+                  ": " + what);
+    }
+    // The ONNX 1.12 Reshape 4->5 adapter makes its shape constant without dims (a scalar holding
+    // several values): such a Constant is the 1-D tensor it was made from.
+    for (auto& n : *converted.mutable_graph()->mutable_node()) {
+      if (n.op_type() != "Constant") continue;
+      for (auto& a : *n.mutable_attribute()) {
+        auto* t = a.mutable_t();
+        if (!a.has_t() || t->dims_size() || t->has_raw_data()) continue;
+        const int count = std::max({t->int64_data_size(), t->float_data_size(), t->int32_data_size(),
+                                    t->double_data_size(), t->uint64_data_size()});
+        if (count > 1) t->add_dims(count);
+      }
+    }
+    // What the converter wrote is checked like the file was.
+    std::map<std::string, int64_t> versions;
+    for (const auto& o : converted.opset_import())
+      versions[is_default_domain(o.domain()) ? "" : o.domain()] = o.version();
+    with_error_context("after conversion to opset " + std::to_string(kConvertTarget),
+                       [&] { check_model_structure(converted, versions); });
+    converted_from_ = opset_;
+    model_ = std::move(converted);
+    opset_ = kConvertTarget;
+    versions_.clear();
+    for (const auto& o : model_.opset_import())
+      versions_[is_default_domain(o.domain()) ? "" : o.domain()] = o.version();
+  }
+
+  // ", op 'X'" for the first op type of the model that the converter's message names.
+  std::string failing_op_hint(const std::string& what) const {
+    for (const auto& n : model_.graph().node()) {
+      const std::string& op = n.op_type();
+      const size_t at = what.find(op);
+      if (at == std::string::npos) continue;
+      const size_t end = at + op.size();
+      const bool word = (at == 0 || !std::isalnum(static_cast<unsigned char>(what[at - 1]))) &&
+                        (end == what.size() || !std::isalnum(static_cast<unsigned char>(what[end])));
+      if (word) return " (op " + op + ")";
+    }
+    return "";
   }
 
   // Every node's op type must exist in the ONNX operator registry for its domain and the
   // model's opset of that domain; ops that exist but have no device mapping are kept (the
   // lowering sends them to the host).
   void check_ops() {
-    std::map<std::string, int64_t> versions;
-    for (const auto& o : model_.opset_import())
-      versions[is_default_domain(o.domain()) ? "" : o.domain()] = o.version();
+    const auto& versions = versions_;
     const auto& g = model_.graph();
     for (int k = 0; k < g.node_size(); ++k) {
       const auto& node = g.node(k);
@@ -354,6 +438,8 @@ class Loader {
     model_.mutable_graph()->mutable_node()->Swap(&sorted);
     labels_ = std::move(labels);
     for (int k = 0; k < n; ++k) order_[k] = k;
+    for (int k = 0; k < n; ++k)
+      for (const auto& o : g.node(k).output()) producer_[o] = node_ctx(labels_[k], g.node(k).op_type());
   }
 
   void load_initializers() {
@@ -396,6 +482,13 @@ class Loader {
             if (!d.has_dim_value()) info.is_static = false;
             info.shape.push_back(d.has_dim_value() ? d.dim_value() : -1);
           }
+        }
+        if (info.is_static) {
+          auto p = producer_.find(vi.name());
+          if (p == producer_.end())
+            check_tensor_shape(vi.name(), info.shape);
+          else
+            with_error_context(p->second, [&] { check_tensor_shape(vi.name(), info.shape); });
         }
         auto it = types_.find(vi.name());
         if (it == types_.end() || info.is_static || it->second.elem_type == 0) {
@@ -446,7 +539,10 @@ class Loader {
         continue;
       }
       for (int j = 0; j < node.output_size(); ++j) {
-        if (!node.output(j).empty()) consts_[node.output(j)] = std::move(out[static_cast<size_t>(j)]);
+        if (node.output(j).empty()) continue;
+        with_error_context(node_ctx(labels_[k], op),
+                           [&] { check_tensor_shape(node.output(j), out[static_cast<size_t>(j)].shape); });
+        consts_[node.output(j)] = std::move(out[static_cast<size_t>(j)]);
       }
       any = true;
     }
@@ -511,6 +607,7 @@ class Loader {
     Graph graph;
     graph.name = src.name();
     graph.opset = opset_;
+    graph.opset_converted_from = converted_from_;
     graph.inputs = real_inputs_;
     std::vector<std::string> names = real_inputs_;  // checked in this order: inputs, nodes, outputs
     for (const auto& o : src.output()) graph.outputs.push_back(o.name());
@@ -585,6 +682,9 @@ class Loader {
   const std::map<std::string, std::vector<int64_t>>& shapes_;
   onnx::ModelProto model_;
   int64_t opset_ = 0;
+  int64_t converted_from_ = 0;                ///< the file's opset when convert_opset() ran
+  std::map<std::string, int64_t> versions_;   ///< opset per domain ("" = ai.onnx)
+  std::unordered_map<std::string, std::string> producer_;  ///< tensor -> node_ctx of its producer
   std::set<std::string> initializers_;
   std::vector<std::string> real_inputs_;
   std::vector<std::string> labels_;  ///< per node of model_ (stored topologically sorted)

@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/file_read.h"
+#include "workloads/onnx/model_checks.h"
 
 namespace photon::onnx_frontend {
 namespace {
@@ -41,8 +43,9 @@ float bf16_to_float(uint16_t b) {
   return v;
 }
 
-// Bytes per element in raw_data; 0 for unsupported types.
-size_t element_size(int32_t type) {
+}  // namespace
+
+size_t onnx_element_bytes(int32_t type) {
   switch (type) {
     case TP::FLOAT:
     case TP::INT32:
@@ -60,6 +63,8 @@ size_t element_size(int32_t type) {
     default: return 0;
   }
 }
+
+namespace {
 
 template <typename T>
 T load_le(const char* p) {
@@ -92,15 +97,6 @@ int64_t raw_int_element(int32_t type, const char* p) {
     case TP::UINT64: return static_cast<int64_t>(load_le<uint64_t>(p));
     default: return 0;
   }
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw Error("read error");
-  return ss.str();
 }
 
 }  // namespace
@@ -145,35 +141,22 @@ std::string onnx_type_name(int32_t t) {
 void decode_tensor_values(const TP& t, std::vector<float>* f, std::vector<int64_t>* i) {
   const std::string where = "tensor '" + t.name() + "'";
   const int32_t type = t.data_type();
-  const size_t esize = element_size(type);
+  const size_t esize = onnx_element_bytes(type);
   if (esize == 0) throw Error("unsupported data type " + onnx_type_name(type)).with_context(where);
-  if (t.data_location() == TP::EXTERNAL) {
-    throw Error("external data is not supported (save the model with weights inside the file)")
-        .with_context(where);
-  }
-  int64_t n = 1;
-  for (int64_t d : t.dims()) {
-    if (d < 0) throw Error("negative dimension " + std::to_string(d)).with_context(where);
-    n *= d;
-  }
+  if (t.data_location() == TP::EXTERNAL) throw Error("external data was not loaded").with_context(where);
+  // The payload matches the dims before anything is allocated for it.
+  const int64_t n = with_error_context(where, [&] {
+    check_tensor_payload(t);
+    return tensor_element_count(t).signed_value();
+  });
   const bool is_float = onnx_is_float_type(type);
   if (is_float)
     f->resize(static_cast<size_t>(n));
   else
     i->resize(static_cast<size_t>(n));
 
-  auto check_count = [&](int64_t have, const char* field) {
-    if (have != n) {
-      throw Error(std::string(field) + " holds " + std::to_string(have) + " values, dims say " +
-                  std::to_string(n))
-          .with_context(where);
-    }
-  };
   if (t.has_raw_data()) {
     const std::string& raw = t.raw_data();
-    check_count(static_cast<int64_t>(raw.size() / esize), "raw_data");
-    if (raw.size() % esize)
-      throw Error("raw_data size is not a multiple of the element size").with_context(where);
     const char* p = raw.data();
     if (n == 0) {
       return;
@@ -188,32 +171,26 @@ void decode_tensor_values(const TP& t, std::vector<float>* f, std::vector<int64_
   }
   switch (type) {
     case TP::FLOAT:
-      check_count(t.float_data_size(), "float_data");
       std::copy(t.float_data().begin(), t.float_data().end(), f->begin());
       break;
     case TP::DOUBLE:
-      check_count(t.double_data_size(), "double_data");
       for (int64_t k = 0; k < n; ++k) (*f)[k] = static_cast<float>(t.double_data(k));
       break;
     case TP::FLOAT16:
     case TP::BFLOAT16:
-      check_count(t.int32_data_size(), "int32_data");
       for (int64_t k = 0; k < n; ++k) {
         const auto bits = static_cast<uint16_t>(t.int32_data(k));
         (*f)[k] = type == TP::FLOAT16 ? half_to_float(bits) : bf16_to_float(bits);
       }
       break;
     case TP::INT64:
-      check_count(t.int64_data_size(), "int64_data");
       std::copy(t.int64_data().begin(), t.int64_data().end(), i->begin());
       break;
     case TP::UINT32:
     case TP::UINT64:
-      check_count(t.uint64_data_size(), "uint64_data");
       for (int64_t k = 0; k < n; ++k) (*i)[k] = static_cast<int64_t>(t.uint64_data(k));
       break;
     default:  // INT8..UINT16, INT32, BOOL live in int32_data
-      check_count(t.int32_data_size(), "int32_data");
       for (int64_t k = 0; k < n; ++k) (*i)[k] = type == TP::BOOL ? (t.int32_data(k) != 0) : t.int32_data(k);
       break;
   }
@@ -252,7 +229,12 @@ TP tensor_to_proto(const TensorInfo& t) {
 
 TensorInfo read_tensor_pb(const std::string& path) {
   return with_error_context(path, [&] {
-    const std::string bytes = read_file(path);
+    std::string bytes;
+    try {
+      bytes = read_file(path, "a serialized ONNX TensorProto (.pb)");
+    } catch (const Error& e) {
+      throw Error(e.message());  // the context below names the file
+    }
     TP t;
     if (bytes.empty() || !t.ParseFromString(bytes)) {
       throw Error("not a serialized ONNX TensorProto (empty, truncated or another format)");

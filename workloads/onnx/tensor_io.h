@@ -19,6 +19,9 @@ bool onnx_is_integer_type(int32_t elem_type);
 bool onnx_is_float_type(int32_t elem_type);
 /// ONNX element type -> graph DType (DOUBLE and BFLOAT16 map to Float32: values are held as fp32).
 DType dtype_from_onnx(int32_t elem_type);
+/// Bytes of one element of `elem_type` in raw_data (FLOAT 4, DOUBLE 8, FLOAT16 2, BOOL 1, ...);
+/// 0 for STRING, COMPLEX and unknown types.
+size_t onnx_element_bytes(int32_t elem_type);
 /// ONNX element type name, e.g. "FLOAT", "STRING" (for error messages).
 std::string onnx_type_name(int32_t elem_type);
 
@@ -26,8 +29,9 @@ std::string onnx_type_name(int32_t elem_type);
 /// (DOUBLE rounded, FLOAT16/BFLOAT16 widened exactly); integer and BOOL types go to `i` as int64.
 /// Reads raw_data (little-endian) when present, else the typed field (float_data, double_data,
 /// int32_data (also FLOAT16/BFLOAT16 bit patterns, INT8..UINT16, BOOL), int64_data, uint64_data).
-/// Throws Error naming the tensor for STRING/COMPLEX/UNDEFINED types, external data, or a payload
-/// whose element count differs from numel.
+/// Throws Error naming the tensor for STRING/COMPLEX/UNDEFINED types, external data not yet
+/// loaded, or a payload that disagrees with the dims (check_tensor_payload, model_checks.h),
+/// checked before the result is allocated.
 void decode_tensor_values(const onnx::TensorProto& t, std::vector<float>* f, std::vector<int64_t>* i);
 
 /// TensorProto -> TensorInfo (is_constant = true; data as fp32, plus int_data for integer types).

@@ -1,14 +1,12 @@
 #include "workloads/torch/op_trace.h"
 
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "base/error.h"
-#include "base/input_file.h"
+#include "base/file_read.h"
 
 namespace photon {
 namespace {
@@ -22,8 +20,8 @@ constexpr int64_t kMaxConstantElements = 65536;
 
 // torch dtype names (str(torch.float32) without "torch.") a trace may use.
 const std::set<std::string>& known_dtypes() {
-  static const std::set<std::string> s = {"float32", "float64", "float16", "bfloat16", "int64",
-                                          "int32",   "int16",   "int8",    "uint8",    "bool",
+  static const std::set<std::string> s = {"float32",   "float64",    "float16",  "bfloat16", "int64",
+                                          "int32",     "int16",      "int8",     "uint8",    "bool",
                                           "complex64", "complex128", "complex32"};
   return s;
 }
@@ -49,7 +47,8 @@ std::string as_string(const json& v, const std::string& what) {
 std::string opt_string(const json& obj, const char* key, const std::string& dflt, const std::string& where) {
   auto it = obj.find(key);
   if (it == obj.end()) return dflt;
-  if (!it->is_string()) throw Error(fmt::format("{}\"{}\" is not a string (it is {})", where, key, it->type_name()));
+  if (!it->is_string())
+    throw Error(fmt::format("{}\"{}\" is not a string (it is {})", where, key, it->type_name()));
   return it->get<std::string>();
 }
 
@@ -69,10 +68,14 @@ std::vector<int64_t> as_ids(const json& v, const std::string& what, size_t count
 bool non_finite(const json& v, double* out) {
   if (!v.is_object() || v.size() != 1 || !v.contains("float") || !v["float"].is_string()) return false;
   const std::string f = v["float"].get<std::string>();
-  if (f == "inf") *out = std::numeric_limits<double>::infinity();
-  else if (f == "-inf") *out = -std::numeric_limits<double>::infinity();
-  else if (f == "nan") *out = std::numeric_limits<double>::quiet_NaN();
-  else return false;
+  if (f == "inf")
+    *out = std::numeric_limits<double>::infinity();
+  else if (f == "-inf")
+    *out = -std::numeric_limits<double>::infinity();
+  else if (f == "nan")
+    *out = std::numeric_limits<double>::quiet_NaN();
+  else
+    return false;
   return true;
 }
 
@@ -81,11 +84,16 @@ TraceTensor read_tensor(const json& t, size_t id) {
   if (!t.is_object()) throw Error(where + " is not an object");
   TraceTensor r;
   const std::string kind = as_string(field(t, "kind", where), where + " kind");
-  if (kind == "input") r.kind = TraceTensor::Kind::Input;
-  else if (kind == "param") r.kind = TraceTensor::Kind::Param;
-  else if (kind == "constant") r.kind = TraceTensor::Kind::Constant;
-  else if (kind == "value") r.kind = TraceTensor::Kind::Value;
-  else throw Error(fmt::format("{}: kind '{}' is not input, param, constant or value", where, kind));
+  if (kind == "input")
+    r.kind = TraceTensor::Kind::Input;
+  else if (kind == "param")
+    r.kind = TraceTensor::Kind::Param;
+  else if (kind == "constant")
+    r.kind = TraceTensor::Kind::Constant;
+  else if (kind == "value")
+    r.kind = TraceTensor::Kind::Value;
+  else
+    throw Error(fmt::format("{}: kind '{}' is not input, param, constant or value", where, kind));
   r.name = t.contains("name") ? as_string(t["name"], where + " name") : fmt::format("%{}", id);
   if (r.name.empty()) throw Error(where + ": empty name");
   r.dtype = as_string(field(t, "dtype", where), where + " dtype");
@@ -94,7 +102,8 @@ TraceTensor read_tensor(const json& t, size_t id) {
   if (!shape.is_array()) throw Error(where + ": shape is not a list");
   for (const auto& d : shape) {
     const int64_t v = as_int(d, where + " shape entry");
-    if (v < 0 || v >= kMaxElements) throw Error(fmt::format("{}: size {} is out of range 0..2^40-1", where, v));
+    if (v < 0 || v >= kMaxElements)
+      throw Error(fmt::format("{}: size {} is out of range 0..2^40-1", where, v));
     r.shape.push_back(v);
   }
   int64_t n = 1;
@@ -115,10 +124,14 @@ TraceTensor read_tensor(const json& t, size_t id) {
     if (static_cast<int64_t>(data.size()) != n)
       throw Error(fmt::format("{}: {} data values for {} elements", where, data.size(), n));
     for (const auto& v : data) {
-      if (v.is_boolean()) r.data.push_back(v.get<bool>() ? 1.0 : 0.0);
-      else if (v.is_number()) r.data.push_back(v.get<double>());
-      else if (double f = 0; non_finite(v, &f)) r.data.push_back(f);
-      else throw Error(where + ": a data value is not a number (nor {\"float\": \"inf\" | \"-inf\" | \"nan\"})");
+      if (v.is_boolean())
+        r.data.push_back(v.get<bool>() ? 1.0 : 0.0);
+      else if (v.is_number())
+        r.data.push_back(v.get<double>());
+      else if (double f = 0; non_finite(v, &f))
+        r.data.push_back(f);
+      else
+        throw Error(where + ": a data value is not a number (nor {\"float\": \"inf\" | \"-inf\" | \"nan\"})");
     }
   }
   return r;
@@ -179,7 +192,8 @@ TraceOp read_op(const json& o, size_t index, size_t tensor_count) {
           throw Error(fmt::format("aliases entry {} is not {{\"arg\": NAME, \"write\": BOOL}}", i));
         r.alias_of[i] = al[i]["arg"].get<std::string>();
         if (!r.args.contains(r.alias_of[i]))
-          throw Error(fmt::format("output {} aliases argument '{}', which the op does not have", i, r.alias_of[i]));
+          throw Error(
+              fmt::format("output {} aliases argument '{}', which the op does not have", i, r.alias_of[i]));
         if (al[i].contains("write") && !al[i]["write"].is_boolean())
           throw Error(fmt::format("aliases entry {}: \"write\" is not a bool", i));
         r.writes[i] = al[i].value("write", false);
@@ -198,27 +212,23 @@ std::string op_context(const TraceOp& op) {
 }
 
 OpTrace read_op_trace(const std::string& path) {
-  check_regular_file(path);  // a FIFO or a device would block or never end
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
+  const std::string text = read_file(path, "an op trace (.ptrace)");
   if (text.empty()) throw Error("empty file, not an op trace");
   json j;
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     const bool at_end = e.byte >= text.size();
-    throw Error(fmt::format("not a {} JSON document: parse error at byte {}{}", at_end ? "complete" : "valid", e.byte,
-                            at_end ? " (the file ends early: truncated?)" : ""));
+    throw Error(fmt::format("not a {} JSON document: parse error at byte {}{}", at_end ? "complete" : "valid",
+                            e.byte, at_end ? " (the file ends early: truncated?)" : ""));
   }
   if (!j.is_object() || !j.contains("format") || !j["format"].is_string() ||
       j["format"].get<std::string>() != "photon-op-trace")
     throw Error("not an op trace (no \"format\": \"photon-op-trace\")");
   OpTrace t;
   const json& version = field(j, "version", "trace");
-  if (!version.is_number_integer()) throw Error(fmt::format("\"version\" is not an integer (it is {})", version.type_name()));
+  if (!version.is_number_integer())
+    throw Error(fmt::format("\"version\" is not an integer (it is {})", version.type_name()));
   const int64_t v = version.get<int64_t>();
   if (v < 1 || v > kOpTraceVersion)
     throw Error(fmt::format("op trace version {} is not supported (this reader: 1..{})", v, kOpTraceVersion));
@@ -256,17 +266,19 @@ OpTrace read_op_trace(const std::string& path) {
         collect_refs(v, &refs);
         for (int64_t id : refs) {
           if (id < 0 || static_cast<size_t>(id) >= count)
-            throw Error(fmt::format("argument '{}' names tensor {}, not one of the trace's tensors", name, id));
+            throw Error(
+                fmt::format("argument '{}' names tensor {}, not one of the trace's tensors", name, id));
           if (!defined[id])
-            throw Error(fmt::format("argument '{}' reads tensor {} ('{}') before any op produces it", name, id,
-                                    t.tensors[id].name));
+            throw Error(fmt::format("argument '{}' reads tensor {} ('{}') before any op produces it", name,
+                                    id, t.tensors[id].name));
         }
       }
       for (int64_t id : op.outputs) {
         if (id < 0) continue;
         if (t.tensors[id].kind != TraceTensor::Kind::Value)
           throw Error(fmt::format("output tensor {} ('{}') is not of kind value", id, t.tensors[id].name));
-        if (defined[id]) throw Error(fmt::format("output tensor {} ('{}') is produced twice", id, t.tensors[id].name));
+        if (defined[id])
+          throw Error(fmt::format("output tensor {} ('{}') is produced twice", id, t.tensors[id].name));
         defined[id] = true;
       }
     });
@@ -275,7 +287,8 @@ OpTrace read_op_trace(const std::string& path) {
   t.outputs = as_ids(field(j, "outputs", "trace"), "outputs", count);
   if (t.outputs.empty()) throw Error("the trace has no outputs");
   for (int64_t id : t.outputs)
-    if (!defined[id]) throw Error(fmt::format("output tensor {} ('{}') is produced by no op", id, t.tensors[id].name));
+    if (!defined[id])
+      throw Error(fmt::format("output tensor {} ('{}') is produced by no op", id, t.tensors[id].name));
   return t;
 }
 

@@ -58,7 +58,7 @@ TEST(OnnxErrors, TextFile) {
 
 TEST(OnnxErrors, MissingAndEmptyFile) {
   TempDir dir;
-  EXPECT_HAS(load_error(dir.file("absent.onnx")), "cannot open file");
+  EXPECT_HAS(load_error(dir.file("absent.onnx")), "absent.onnx: cannot open: No such file or directory");
   EXPECT_HAS(load_error(write_bytes(dir, "empty.onnx", "")), "empty file");
 }
 
@@ -89,13 +89,13 @@ TEST(OnnxErrors, EmptyGraph) {
 
 TEST(OnnxErrors, OpsetOutOfRange) {
   TempDir dir;
-  for (int64_t opset : {8, 18}) {
+  for (int64_t opset : {0, 18}) {
     const std::string p = write_model(dir, "opset.onnx", relu_model(opset));
     const std::string e = load_error(p);
     EXPECT_HAS(e, p);
     EXPECT_HAS(e, "opset " + std::to_string(opset) + " is not supported");
   }
-  for (int64_t opset : {9, 17}) {
+  for (int64_t opset : {1, 8, 9, 17}) {  // below 9: converted (onnx_hardening_test.cpp)
     EXPECT_NO_THROW(load_onnx(write_model(dir, "opset_ok.onnx", relu_model(opset)))) << opset;
   }
 }

@@ -100,7 +100,7 @@ TEST(TensorIo, Errors) {
   std::string e = error_of([&] { read_tensor_pb(text); });
   EXPECT_HAS(e, text);
   e = error_of([&] { read_tensor_pb(dir.file("missing.pb")); });
-  EXPECT_HAS(e, "missing.pb: cannot open file");
+  EXPECT_HAS(e, "missing.pb: cannot open: No such file or directory");
   TensorInfo bad;
   bad.name = "b";
   bad.shape = {3};
