@@ -80,7 +80,8 @@ bool NttRtlUnit::on_core(const pcs::Command& c) {
   return c.opcode == pcs::Opcode::Ntt && n && (n->op == pcs::Ntt::kForward || n->op == pcs::Ntt::kInverse);
 }
 
-void NttRtlUnit::check_command(const pcs::Command& c, uint32_t index) const {
+void NttRtlUnit::check_command(const pcs::Command& c, uint32_t index, const LoadImage& image) const {
+  ComputeUnit::check_command(c, index, image);
   if (!on_core(c)) return;
   const pcs::Ntt& n = std::get<pcs::Ntt>(c.body);
   if (n.log_n < params_.log_n_min() || n.log_n > params_.log_n_max)
@@ -106,22 +107,12 @@ void NttRtlUnit::book(const IssueResult& r) {
   stats_.counters["spm_bytes_written"] += double(r.spm_bytes_written);
 }
 
-void NttRtlUnit::check_for_core(const pcs::Ntt& n, const std::vector<uint64_t>& q, uint32_t) const {
-  if (params_.width >= 64) return;
-  for (uint32_t i = 0; i < q.size() && i < n.limbs; ++i)
-    if (q[i] >> params_.width)
-      throw UnitFault(UnitErrorCode::DECODE, "ntt: modulus " + std::to_string(i) + " = " +
-                                                 std::to_string(q[i]) + " is wider than the RTL core's " +
-                                                 std::to_string(params_.width) +
-                                                 "-bit datapath (ntt.impl=rtl)");
-}
-
 QueueUnit::Timing NttRtlUnit::execute(const pcs::Command& c, uint32_t index) {
   const uint64_t now = cycle_now();
   if (!busy_core_ && held_.empty() && !on_core(c)) return ComputeUnit::execute(c, index);  // as with tlm
   const pcs::Ntt& n = NttEngine::decode(c);
-  std::vector<uint64_t> q = eng_->check(n, spm_);  // the model's faults, at issue as with tlm
-  if (on_core(c)) check_for_core(n, q, index);
+  // The model's faults, at issue as with tlm (moduli below 2^ntt.word_bits, the core's width).
+  std::vector<uint64_t> q = eng_->check(n, spm_);
   if (!busy_core_ && held_.empty())
     launch(c, index, now, q);
   else
