@@ -29,7 +29,11 @@ void add_fhe_command(CLI::App& app, int& status) {
   sub->add_option("--report", o->report, "write the report JSON here");
   sub->callback([o, &status] {
     RunConfig cfg = o->config.load();
-    if (!o->report.empty()) check_output_path(o->report);
+    // Every output is checked before the simulation and removed if the command fails.
+    OutputFiles outputs;
+    outputs.add("--report", o->report);
+    outputs.add("cosim.waveform", cfg.cosim.waveform);
+    outputs.check();
     uint64_t n = o->ring_degree;
     if (n < 1024 || n > 131072 || (n & (n - 1)))
       throw Error("--ring-degree " + std::to_string(n) + ": expected a power of two in [1024, 131072]");
@@ -60,6 +64,7 @@ void add_fhe_command(CLI::App& app, int& status) {
     r["ntt_counters"] = ntt.counters;
     r["hbm"] = rep.hbm;
     if (!o->report.empty()) write_json_atomic(o->report, r);
+    outputs.keep();
     std::printf("%s\n", r.dump(1).c_str());
     status = 0;
   });

@@ -52,16 +52,6 @@ void check_dump_dir(const std::string& dir) {
   }
 }
 
-/// Every output path is checked before any simulation: a bad path costs nothing.
-void check_output_paths(const RunOptions& o) {
-  if (!o.report.empty()) check_output_path(o.report);
-  if (!o.trace.empty()) check_output_path(o.trace);
-  if (!o.report.empty() && !o.trace.empty() &&
-      std::filesystem::weakly_canonical(o.report) == std::filesystem::weakly_canonical(o.trace))
-    throw Error("--report and --trace name the same file: " + o.report);
-  if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
-}
-
 /// Host fallbacks are costed, not computed: a functional run would report wrong outputs.
 void check_functional(const CompiledWorkload& w) {
   if (w.unsupported.empty()) return;
@@ -137,7 +127,8 @@ void dump_outputs(const RunOptions& o, const CompiledWorkload& w, const Platform
     report.outputs_note = "some tensors have no data in the model: outputs are not exact";
 }
 
-/// The trace first: if it fails, no report claims a complete run; a failed report removes it.
+/// The trace first: if it fails, no report claims a complete run; if the report fails, the
+/// caller's OutputFiles removes the trace.
 void write_outputs(const RunOptions& o, const CompiledWorkload& w, const Platform& platform,
                    const RunReport& report) {
   if (!o.trace.empty()) {
@@ -149,14 +140,26 @@ void write_outputs(const RunOptions& o, const CompiledWorkload& w, const Platfor
     tracks.push_back("ops");
     write_json_atomic(o.trace, trace.to_chrome_json(names, tracks));
   }
-  if (!o.report.empty()) {
-    try {
-      write_json_atomic(o.report, report.to_json());
-    } catch (const Error&) {
-      if (!o.trace.empty()) std::remove(o.trace.c_str());
-      throw;
-    }
-  }
+  if (!o.report.empty()) write_json_atomic(o.report, report.to_json());
+}
+
+/// A waveform window in which the RTL core never ran leaves no FST (the dump opens at the core's
+/// first clock edge inside the window): said on stderr, with the run's end time. A file left at
+/// the path by an earlier run is removed, so it cannot pass for this run's.
+void note_missing_waveform(const CosimConfig& c, double end_ns, OutputFiles& outputs) {
+  if (c.waveform.empty() || outputs.changed("cosim.waveform")) return;
+  outputs.remove("cosim.waveform");
+  char buf[512];
+  if (c.waveform_start_ns > end_ns)
+    std::snprintf(buf, sizeof buf,
+                  "cosim.waveform_start_ns = %.3f lies after the end of the run at %.3f ns: no waveform written to %s",
+                  c.waveform_start_ns, end_ns, c.waveform.c_str());
+  else
+    std::snprintf(buf, sizeof buf,
+                  "the RTL core was not clocked inside the waveform window (cosim.waveform_start_ns = %.3f, "
+                  "cosim.waveform_end_ns = %.3f; the run ends at %.3f ns): no waveform written to %s",
+                  c.waveform_start_ns, c.waveform_end_ns, end_ns, c.waveform.c_str());
+  std::fprintf(stderr, "photon: warning: %s\n", buf);
 }
 
 void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunReport& r) {
@@ -176,10 +179,17 @@ void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunRepo
 
 int run(const RunOptions& o) {
   const double t0 = wall_seconds();
-  check_output_paths(o);
   std::vector<std::string> sets = o.config.sets;
   if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
   RunConfig cfg = load_run_config(o.config.file, sets);
+  // Every output is checked before any simulation (a bad path costs nothing) and removed if the
+  // command fails.
+  OutputFiles outputs;
+  outputs.add("--report", o.report);
+  outputs.add("--trace", o.trace);
+  outputs.add("cosim.waveform", cfg.cosim.waveform);
+  outputs.check();
+  if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
   const bool functional = cfg.sim.mode == SimMode::Functional;
   if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
     throw Error("--input and --dump-outputs need --mode functional");
@@ -242,6 +252,10 @@ int run(const RunOptions& o) {
         "physical optical numerics against the same run with optical_gemm.numerics=ideal";
   }
   write_outputs(o, w, platform, report);
+  note_missing_waveform(cfg.cosim, out.simulated_time_ns, outputs);
+  // A run that stopped with a unit or firmware error keeps its report (status, error), trace and
+  // waveform: they show the failure (docs/report.md).
+  outputs.keep();
   if (functional && !w.functional_exact && !o.quiet)
     std::fprintf(stderr,
                  "photon: warning: some tensors have no data in the model; functional outputs "

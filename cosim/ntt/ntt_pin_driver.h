@@ -55,7 +55,6 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
         top_(init_top("core")) {
     bind();
     SC_THREAD(run);
-    SC_THREAD(trace_thread);
   }
   ~NttPinDriver() override { close_trace(); }
 
@@ -75,7 +74,7 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
   }
   void close_trace() override {
     if (!tfp_) return;
-    tfp_->close();
+    if (tfp_->isOpen()) tfp_->close();
     // VerilatedFstSc derives privately from sc_trace_file; the kernel holds it as one.
     sc_core::sc_get_curr_simcontext()->remove_trace_file((sc_core::sc_trace_file*)tfp_);
     delete tfp_;
@@ -123,6 +122,7 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
   void posedge() {
     wait(clk_.posedge_event());
     ++clocked_;
+    if (!trace_path_.empty()) trace_edge();
   }
   /// Asynchronous reset, asserted and released within the current time (delta cycles): no clock
   /// edge and no simulated time is spent. Leaves the clock stopped.
@@ -223,6 +223,7 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
     const uint64_t limit = p_.watchdog_cycles(j.log_n, j.limbs);
     while (true) {
       posedge();
+      if (!trace_error_.empty()) return fail(j, trace_error_);
       const uint64_t k = now_cycle();  // the cycle that begins now; outputs show cycle k - 1
       if (k == s + 1) start_.write(false);
       // Handshakes of cycle k - 1.
@@ -380,17 +381,34 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
 
   // ---- waveform window ----------------------------------------------------------------------
 
-  void trace_thread() {
-    if (trace_path_.empty()) return;
-    const sc_core::sc_time start(trace_start_ns_, sc_core::SC_NS);
-    // The trace file may only open after elaboration: at the first delta of the window.
-    wait(start > sc_core::SC_ZERO_TIME ? start : sc_core::sc_time(1, sc_core::SC_PS));
-    tfp_ = new VerilatedFstSc;
-    top_->trace(tfp_, 99);
-    tfp_->open(trace_path_.c_str());
-    if (trace_end_ns_ > trace_start_ns_) {
-      wait(sc_core::sc_time(trace_end_ns_, sc_core::SC_NS) - sc_core::sc_time_stamp());
+  // The dump opens at the core's first rising edge inside the window and closes at its first
+  // edge at or after the window's end: only clock edges (which exist only while a job runs) move
+  // it, so no timed wait keeps the kernel busy after the run, and a window in which the core
+  // never runs leaves no file. The FST's last time is that of the core's last activity in the
+  // window.
+  void trace_edge() {
+    if (trace_done_) return;
+    const double t = now_ns();
+    const bool bounded = trace_end_ns_ > trace_start_ns_;
+    if (!tfp_) {
+      if (t < trace_start_ns_) return;
+      if (bounded && t >= trace_end_ns_) {
+        trace_done_ = true;
+        return;
+      }
+      tfp_ = new VerilatedFstSc;
+      top_->trace(tfp_, 99);
+      tfp_->open(trace_path_.c_str());
+      if (!tfp_->isOpen()) {
+        trace_error_ = "cosim.waveform: " + trace_path_ + ": cannot open the FST file for writing";
+        close_trace();
+        trace_done_ = true;
+      }
+      return;
+    }
+    if (bounded && t >= trace_end_ns_) {
       close_trace();
+      trace_done_ = true;
     }
   }
 
@@ -420,6 +438,8 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
   std::string trace_path_;
   double trace_start_ns_ = 0, trace_end_ns_ = 0;
   VerilatedFstSc* tfp_ = nullptr;
+  bool trace_done_ = false;   // the window has passed (or the file failed to open)
+  std::string trace_error_;   // the FST file could not be opened: fails the job in flight
 };
 
 }  // namespace photon::cosim

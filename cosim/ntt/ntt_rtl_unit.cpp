@@ -1,11 +1,10 @@
 #include "cosim/ntt/ntt_rtl_unit.h"
 
-#include <unistd.h>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 
 #include "base/error.h"
+#include "base/output_file.h"
 #include "cosim/ntt/ntt_rtl_variants.h"
 #include "models/ntt/ntt_core.h"
 
@@ -21,18 +20,6 @@ uint64_t period_ps_of(double ghz) {
     throw Error("ntt.clock_ghz: " + std::to_string(ghz) + " with ntt.impl=rtl: the core's sc_clock period " +
                 std::to_string(ps) + " ps must be a whole number of ps (e.g. 1, 1.25, 2 GHz)");
   return uint64_t(whole);
-}
-
-void check_writable(const std::string& path, const char* key) {
-  namespace fs = std::filesystem;
-  const fs::path p(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
-    throw Error(std::string(key) + ": " + path + ": directory " + dir.string() +
-                " does not exist or is not writable");
-  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
-    throw Error(std::string(key) + ": " + path + " exists and is not a regular file");
 }
 
 }  // namespace
@@ -56,7 +43,9 @@ const cosim::NttRtlParams& NttRtlUnit::check_config(const NttConfig& c, const Co
                 std::to_string(4ull * c.lanes) +
                 " words per cycle and are not throttled (set 0 or at least that)");
   period_ps_of(c.clock_ghz);
-  if (!cosim.waveform.empty()) check_writable(cosim.waveform, "cosim.waveform");
+  // The FST file is tried by creating it (and removing it again): access() says yes to root on
+  // /proc or /sys.
+  if (!cosim.waveform.empty()) with_error_context("cosim.waveform", [&] { probe_output_file(cosim.waveform); });
   return *p;
 }
 
