@@ -21,7 +21,7 @@ namespace {
 struct RunOptions {
   ConfigOptions config;
   std::string workload, report, trace, mode, dump_dir;
-  std::vector<std::string> inputs, shapes;
+  std::vector<std::string> inputs, shapes, dump_memory;
   bool quiet = false;
 };
 
@@ -50,6 +50,53 @@ void check_dump_dir(const std::string& dir) {
       throw Error("--dump-outputs " + dir + ": '" + p.string() + "' exists and is not a directory");
     return;
   }
+}
+
+/// One --dump-memory REGION:ADDR:BYTES=FILE: raw bytes of HBM or the scratchpad after the run.
+struct MemoryDump {
+  std::string arg, file;
+  uint64_t address = 0;  ///< data-NoC address
+  uint64_t bytes = 0;
+};
+
+/// Parses and checks every --dump-memory before the simulation: REGION is hbm or spm, ADDR a
+/// byte offset inside it and BYTES a count (decimal or 0x hex), the range inside the memory.
+std::vector<MemoryDump> parse_memory_dumps(const RunOptions& o, const RunConfig& cfg) {
+  std::vector<MemoryDump> dumps;
+  for (const std::string& arg : o.dump_memory) {
+    const std::string usage = "--dump-memory " + arg + ": expected hbm:ADDR:BYTES=FILE or spm:ADDR:BYTES=FILE";
+    const size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq + 1 == arg.size()) throw Error(usage);
+    const std::string spec = arg.substr(0, eq);
+    const size_t c1 = spec.find(':'), c2 = spec.find(':', c1 == std::string::npos ? c1 : c1 + 1);
+    if (c1 == std::string::npos || c2 == std::string::npos) throw Error(usage);
+    const std::string region = spec.substr(0, c1);
+    uint64_t base = 0, size = 0;
+    if (region == "hbm") {
+      base = cfg.noc.hbm_base;
+      size = cfg.hbm.capacity_bytes();
+    } else if (region == "spm") {
+      base = cfg.noc.scratchpad_base;
+      size = cfg.scratchpad.size_bytes();
+    } else {
+      throw Error(usage + " (region '" + region + "')");
+    }
+    auto number = [&](const std::string& t) {
+      size_t used = 0;
+      uint64_t v = 0;
+      try {
+        v = std::stoull(t, &used, 0);
+      } catch (const std::exception&) { used = 0; }
+      if (t.empty() || used != t.size() || t[0] == '-') throw Error(usage + " ('" + t + "' is not a number)");
+      return v;
+    };
+    const uint64_t addr = number(spec.substr(c1 + 1, c2 - c1 - 1)), bytes = number(spec.substr(c2 + 1));
+    if (bytes == 0 || addr >= size || bytes > size - addr)
+      throw Error("--dump-memory " + arg + ": [" + std::to_string(addr) + ", +" + std::to_string(bytes) +
+                  ") is empty or outside " + region + " (" + std::to_string(size) + " bytes)");
+    dumps.push_back({arg, arg.substr(eq + 1), base + addr, bytes});
+  }
+  return dumps;
 }
 
 /// Host fallbacks are costed, not computed: a functional run would report wrong outputs.
@@ -188,11 +235,13 @@ int run(const RunOptions& o) {
   outputs.add("--report", o.report);
   outputs.add("--trace", o.trace);
   outputs.add("cosim.waveform", cfg.cosim.waveform);
+  const std::vector<MemoryDump> memory_dumps = parse_memory_dumps(o, cfg);
+  for (const MemoryDump& d : memory_dumps) outputs.add("--dump-memory " + d.arg, d.file);
   outputs.check();
   if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
   const bool functional = cfg.sim.mode == SimMode::Functional;
-  if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
-    throw Error("--input and --dump-outputs need --mode functional");
+  if (!functional && (!o.inputs.empty() || !o.dump_dir.empty() || !o.dump_memory.empty()))
+    throw Error("--input, --dump-outputs and --dump-memory need --mode functional");
 
   CompileOptions copts;
   for (const auto& s : o.shapes)
@@ -240,6 +289,12 @@ int run(const RunOptions& o) {
   if (w.frontend == "heir") report.fhe = fhe_summary(report.platform.ops);
   if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty())
     dump_outputs(o, w, platform, files, report);
+  if (functional) report.memory = platform.memory_digest();
+  for (const MemoryDump& d : memory_dumps) {
+    std::string bytes(d.bytes, '\0');
+    platform.read(d.address, bytes.data(), d.bytes);
+    write_file_atomic(d.file, bytes);
+  }
   if (compare_ideal && out.status == RunOutcome::Status::Done) {
     TensorValues physical;
     for (const auto& t : w.outputs) {
@@ -281,6 +336,8 @@ void add_run_command(CLI::App& app, int& status) {
       ->check(CLI::IsMember({"timing", "functional"}));
   sub->add_option("--input", opts->inputs, "NAME=FILE.pb: an input tensor (functional mode)");
   sub->add_option("--dump-outputs", opts->dump_dir, "write each output tensor as DIR/NAME.pb");
+  sub->add_option("--dump-memory", opts->dump_memory,
+                  "hbm:ADDR:BYTES=FILE or spm:ADDR:BYTES=FILE: raw bytes after the run (functional mode)");
   sub->add_option("--shape", opts->shapes, "NAME=1x3x224x224: static shape of a symbolic input");
   sub->add_flag("--quiet,-q", opts->quiet, "no progress line and no summary");
   sub->callback([opts, &status] { status = run(*opts); });

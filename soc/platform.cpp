@@ -229,6 +229,25 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   return out;
 }
 
+MemoryDigest Platform::memory_digest() const {
+  Fnv1a64 spm, hbm, all;
+  const MemView v = spm_->view();
+  if (v.data) {
+    spm.add(v.data, v.size);
+    all.add(v.data, v.size);
+  }
+  hbm_->store().for_each_page([&](uint64_t page, const uint8_t* bytes) {
+    bool zero = true;
+    for (uint64_t i = 0; i < HbmStore::kPageBytes && zero; ++i) zero = bytes[i] == 0;
+    if (zero) return;  // an all-zero page reads as one never written
+    for (Fnv1a64* h : {&hbm, &all}) {
+      h->add_u64(page);
+      h->add(bytes, HbmStore::kPageBytes);
+    }
+  });
+  return {spm.text(), hbm.text(), all.text()};
+}
+
 PlatformReport Platform::report(const RunOutcome& outcome) const {
   const double t = outcome.simulated_time_ns;
   auto utilization = [t](double busy_ns) { return t > 0 ? std::min(1.0, busy_ns / t) : 0.0; };
