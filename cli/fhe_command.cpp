@@ -66,6 +66,9 @@ void add_fhe_command(CLI::App& app, int& status) {
     breakdown["dma_busy_cycles"] = std::llround(rep.unit("dma").busy_ns * ghz);
     r["breakdown"] = breakdown;
     r["ntt_counters"] = ntt.counters;
+    // Which implementation each unit ran (units.<unit>.impl, as in photon run's report).
+    for (const UnitRow& u : rep.units)
+      if (!u.impl.empty()) r["units"][u.name]["impl"] = u.impl;
     r["hbm"] = rep.hbm;
     r["mode"] = sim_mode_table().name(cfg.sim.mode);
     if (cfg.sim.mode == SimMode::Functional) r["functional"] = platform.memory_digest().to_json();

@@ -103,9 +103,12 @@ std::vector<MemoryDump> parse_memory_dumps(const RunOptions& o, const RunConfig&
 void check_functional(const CompiledWorkload& w) {
   if (w.unsupported.empty()) return;
   std::string nodes;
-  for (const auto& u : w.unsupported)
-    nodes +=
-        (nodes.empty() ? "" : "; ") + ("node '" + u.name.value_or("") + "' (" + u.op + ", " + u.reason + ")");
+  for (const auto& u : w.unsupported) {  // graph frontends name the node, HEIR the op's location
+    const std::string what = u.name && !u.name->empty() ? "node '" + *u.name + "' (" + u.op + ", " + u.reason + ")"
+                             : u.location ? u.op + " at " + *u.location + " (" + u.reason + ")"
+                                          : u.op + " (" + u.reason + ")";
+    nodes += (nodes.empty() ? "" : "; ") + what;
+  }
   throw Error("functional mode cannot compute " + nodes + ": host fallback is timing-only")
       .with_context(w.path);
 }
@@ -212,11 +215,16 @@ void note_missing_waveform(const CosimConfig& c, double end_ns, OutputFiles& out
 void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunReport& r) {
   std::printf("%s: %s mode, %zu commands, simulated %.3f us in %.3f s wall\n", o.workload.c_str(),
               r.mode.c_str(), w.program.commands.size(), r.simulated_time_ns / 1e3, r.wall_time_s);
-  std::map<std::string, std::pair<double, double>> units;  // by name, as the report's object orders them
-  for (const auto& u : r.platform.units) units[u.name] = {u.busy_ns, u.utilization};
-  units["firmware_cpu"] = {r.platform.firmware.busy_ns, r.platform.firmware.utilization};
-  for (const auto& [name, u] : units)
-    std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(), u.first, 100.0 * u.second);
+  struct Row {
+    double busy_ns, utilization;
+    std::string impl;
+  };
+  std::map<std::string, Row> units;  // by name, as the report's object orders them
+  for (const auto& u : r.platform.units) units[u.name] = {u.busy_ns, u.utilization, u.impl};
+  units["firmware_cpu"] = {r.platform.firmware.busy_ns, r.platform.firmware.utilization, ""};
+  for (const auto& [name, u] : units)  // an implementation other than the TLM model is named
+    std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%%s\n", name.c_str(), u.busy_ns, 100.0 * u.utilization,
+                u.impl.empty() || u.impl == "tlm" ? "" : (" (" + u.impl + ")").c_str());
   if (const auto& g = w.info.graph)
     std::printf("  op coverage: %d %s: %d on the device, %d free views, %d folded, %d host fallback\n",
                 g->nodes, g->unit.c_str(), g->lowered, g->free, g->folded, g->fallback);

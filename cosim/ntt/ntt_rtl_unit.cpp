@@ -58,6 +58,7 @@ NttRtlUnit::NttRtlUnit(sc_core::sc_module_name name, const NttConfig& ntt, const
       eng_(static_cast<NttEngine*>(&engine())) {
   core_ = cosim::make_ntt_rtl_core(params_, "core", period_ps_of(ntt.clock_ghz));
   core_->on_done([this](cosim::NttRtlJob& j) { on_core_done(j); });
+  stats_.counters["rtl_clocked_cycles"] = 0;  // a stream without NTTs never clocks the core
   if (!cosim.waveform.empty())
     core_->trace_window(cosim.waveform, cosim.waveform_start_ns, cosim.waveform_end_ns);
 }

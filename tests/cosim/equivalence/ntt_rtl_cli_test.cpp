@@ -6,6 +6,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_util.h"
 
@@ -89,6 +90,50 @@ TEST(NttRtlCli, WaveformWindowAfterTheRunWarnsAndWritesNoFile) {
             std::string::npos)
       << r.err;
   EXPECT_FALSE(exists(fst));
+}
+
+TEST(NttRtlCli, WaveformKeysAreCheckedAsAWhole) {
+  auto r = photon(kRun + " --set cosim.waveform=" + temp_path("w.vcd"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cosim.waveform: " + temp_path("w.vcd") + ": the waveform is an FST file"), std::string::npos)
+      << r.err;
+  r = photon(kRun + " --set cosim.waveform_start_ns=10");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cosim.waveform_start_ns, cosim.waveform_end_ns: a waveform window without cosim.waveform"),
+            std::string::npos)
+      << r.err;
+  const std::string trace = temp_path("hbm.trace");
+  photon_test::write_text(trace, "0x0 READ 0\n");
+  r = photon("hbm --config " + src("configs/default.yaml") + " --trace " + trace +
+             " --set ntt.impl=rtl --set cosim.waveform=" + temp_path("h.fst"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cosim.waveform: photon hbm runs the HBM model alone"), std::string::npos) << r.err;
+}
+
+TEST(NttRtlCli, ReportsAndSummaryNameTheImplementation) {
+  // A stream without NTT commands never clocks the core: rtl_clocked_cycles is 0, not absent.
+  const std::string pasm = temp_path("end.pasm"), rep = temp_path("end.json");
+  photon_test::write_text(pasm, "end\n");
+  auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + pasm +
+                  " --set ntt.impl=rtl --report " + rep);
+  EXPECT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(photon_test::slurp(rep));
+  EXPECT_EQ(j["units"]["ntt"]["counters"]["rtl_clocked_cycles"], 0.0);
+  EXPECT_NE(r.out.find("utilization   0.0 % (rtl)"), std::string::npos) << r.out;
+  std::remove(pasm.c_str());
+  std::remove(rep.c_str());
+  r = photon("fhe --config " + src("configs/default.yaml") +
+             " --set ntt.impl=rtl --op hadd --ring-degree 1024 --max-level 2 --level 2 --alpha 1");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["units"]["ntt"]["impl"], "rtl");
+}
+
+TEST(NttRtlCli, HeirFallbackInFunctionalModeNamesTheOpAndItsLocation) {
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " +
+                        photon_test::shared("inputs/heir/openfhe_rotations.mlir") + " -q --mode functional");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.find("node ''"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("openfhe_rotations.mlir:"), std::string::npos) << r.err;
 }
 
 }  // namespace
