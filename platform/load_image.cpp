@@ -1,5 +1,6 @@
 #include "platform/load_image.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
