@@ -55,6 +55,7 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
         top_(init_top("core")) {
     bind();
     SC_THREAD(run);
+    SC_THREAD(trace_close_thread);
   }
   ~NttPinDriver() override { close_trace(); }
 
@@ -381,35 +382,32 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
 
   // ---- waveform window ----------------------------------------------------------------------
 
-  // The dump opens at the core's first rising edge inside the window and closes at its first
-  // edge at or after the window's end: only clock edges (which exist only while a job runs) move
-  // it, so no timed wait keeps the kernel busy after the run, and a window in which the core
-  // never runs leaves no file. The FST's last time is that of the core's last activity in the
-  // window.
+  // The dump opens at the core's first rising edge inside the window (only clock edges, which
+  // exist only while a job runs, open it: no timed wait keeps the kernel busy for a window after
+  // the run, and a window in which the core never runs leaves no file) and closes at the window's
+  // end (trace_close_thread), so its last time is the core's last activity before that end.
   void trace_edge() {
-    if (trace_done_) return;
+    if (tfp_ || trace_done_) return;
     const double t = now_ns();
-    const bool bounded = trace_end_ns_ > trace_start_ns_;
-    if (!tfp_) {
-      if (t < trace_start_ns_) return;
-      if (bounded && t >= trace_end_ns_) {
-        trace_done_ = true;
-        return;
-      }
-      tfp_ = new VerilatedFstSc;
-      top_->trace(tfp_, 99);
-      tfp_->open(trace_path_.c_str());
-      if (!tfp_->isOpen()) {
-        trace_error_ = "cosim.waveform: " + trace_path_ + ": cannot open the FST file for writing";
-        close_trace();
-        trace_done_ = true;
-      }
+    if (t < trace_start_ns_) return;
+    trace_done_ = true;
+    if (trace_end_ns_ > trace_start_ns_ && t >= trace_end_ns_) return;  // no edge inside the window
+    tfp_ = new VerilatedFstSc;
+    top_->trace(tfp_, 99);
+    tfp_->open(trace_path_.c_str());
+    if (!tfp_->isOpen()) {
+      trace_error_ = "cosim.waveform: " + trace_path_ + ": cannot open the FST file for writing";
+      close_trace();
       return;
     }
-    if (bounded && t >= trace_end_ns_) {
-      close_trace();
-      trace_done_ = true;
-    }
+    trace_opened_.notify(sc_core::SC_ZERO_TIME);
+  }
+  void trace_close_thread() {
+    if (trace_path_.empty() || trace_end_ns_ <= trace_start_ns_) return;
+    wait(trace_opened_);
+    const sc_core::sc_time end(trace_end_ns_, sc_core::SC_NS);
+    if (end > sc_core::sc_time_stamp()) wait(end - sc_core::sc_time_stamp());
+    close_trace();
   }
 
   NttRtlParams p_;
@@ -438,7 +436,8 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
   std::string trace_path_;
   double trace_start_ns_ = 0, trace_end_ns_ = 0;
   VerilatedFstSc* tfp_ = nullptr;
-  bool trace_done_ = false;   // the window has passed (or the file failed to open)
+  bool trace_done_ = false;   // the dump was opened (or the window passed, or the open failed)
+  sc_core::sc_event trace_opened_;
   std::string trace_error_;   // the FST file could not be opened: fails the job in flight
 };
 

@@ -25,25 +25,25 @@ uint64_t fnv1a(const std::string& b) {
   return h;
 }
 
-struct Run {
+struct RunResult {
   json report;
   std::string results, spm;  // HBM 0x10000 (the stream's stored results), the whole scratchpad
 };
 
-Run run(const std::string& workload, const std::string& impl, const std::string& tag) {
+RunResult run_cli(const std::string& workload, const std::string& impl, const std::string& tag) {
   const std::string rep = temp_path(tag + ".json"), res = temp_path(tag + ".res"), spm = temp_path(tag + ".spm");
   const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + workload +
                         " -q --mode functional --set ntt.impl=" + impl + " --set scratchpad.size_kib=64" +
                         " --report " + rep + " --dump-memory hbm:0x10000:18432=" + res +
                         " --dump-memory spm:0:65536=" + spm);
   EXPECT_EQ(r.status, 0) << r.err;
-  Run out{json::parse(slurp(rep), nullptr, false), slurp(res), slurp(spm)};
+  RunResult out{json::parse(slurp(rep), nullptr, false), slurp(res), slurp(spm)};
   for (const std::string& f : {rep, res, spm}) std::remove(f.c_str());
   return out;
 }
 
 TEST(NttRtlDigest, TlmAndRtlLeaveTheSameMemoryAndADifferentInputDoesNot) {
-  const Run tlm = run(src("examples/ntt.pasm"), "tlm", "tlm"), rtl = run(src("examples/ntt.pasm"), "rtl", "rtl");
+  const RunResult tlm = run_cli(src("examples/ntt.pasm"), "tlm", "tlm"), rtl = run_cli(src("examples/ntt.pasm"), "rtl", "rtl");
   ASSERT_FALSE(tlm.report.is_discarded());
   ASSERT_FALSE(rtl.report.is_discarded());
   ASSERT_EQ(tlm.results.size(), 18432u);
@@ -66,7 +66,7 @@ TEST(NttRtlDigest, TlmAndRtlLeaveTheSameMemoryAndADifferentInputDoesNot) {
   text.replace(at, 15, "0x20b269f767c46");
   const std::string other = temp_path("ntt_other.pasm");
   photon_test::write_text(other, text);
-  const Run changed = run(other, "rtl", "changed");
+  const RunResult changed = run_cli(other, "rtl", "changed");
   std::remove(other.c_str());
   EXPECT_NE(changed.report["functional"]["memory_digest"].get<std::string>(), d);
   EXPECT_NE(changed.results, rtl.results);
