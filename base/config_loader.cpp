@@ -13,6 +13,7 @@ namespace {
 
 struct Assignment {
   std::string path, value, where;
+  ParamSet::Style style = ParamSet::Style::Untyped;
 };
 
 /// Top-level sections of the parameter space ("hbm", "cpu", ...).
@@ -35,7 +36,7 @@ void apply_all(ParamSet& ps, const std::vector<Assignment>& as) {
         with_error_context(a.where, [&] {
           if (sections.count(a.path))
             throw Error(a.path + ": is a section; set one of its keys, e.g. " + a.path + ".<key>=value");
-          ps.set(a.path, a.value);
+          ps.set(a.path, a.value, a.style);
         });
 }
 
@@ -104,7 +105,9 @@ void collect(const YAML::Node& node, const std::string& prefix, const std::strin
       if (sections.count(path))
         throw Error(path + ": is a section; expected a mapping of its keys, got a value")
             .with_context(where(file, k));
-      out.push_back({path, v.Scalar(), where(file, k)});
+      // yaml-cpp tags a quoted (non-plain) scalar "!", a plain one "?": the YAML type of the value.
+      out.push_back({path, v.Scalar(), where(file, k),
+                     v.Tag() == "!" ? ParamSet::Style::Quoted : ParamSet::Style::Plain});
     } else if (v.IsNull()) {
       throw Error(path + ": missing value").with_context(where(file, k));
     } else {

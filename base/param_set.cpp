@@ -101,8 +101,21 @@ const ParamSet::Param& ParamSet::param(const std::string& path) const {
   return it->second;
 }
 
-void ParamSet::set(const std::string& path, const std::string& text) {
+void ParamSet::set(const std::string& path, const std::string& text, Style style) {
   const Param& p = param(path);
+  const bool typed = p.kind == Kind::UInt || p.kind == Kind::UInt32 || p.kind == Kind::Double || p.kind == Kind::Bool;
+  if (typed && style == Style::Quoted)
+    throw Error(path + ": expected " + (p.kind == Kind::Bool ? "true or false" : "a number") + ", got the string \"" +
+                text + "\" (quoted in YAML; write it without quotes)");
+  if (p.kind == Kind::Text && style == Style::Plain) {
+    uint64_t u;
+    double d;
+    bool b;
+    if (parse_uint(text, u) || parse_double(text, d) || parse_bool(text, b))
+      throw Error(path + ": expected a string, got the YAML " +
+                  (parse_bool(text, b) && !parse_double(text, d) ? "bool " : "number ") + text + " (quote it: \"" +
+                  text + "\")");
+  }
   switch (p.kind) {
     case Kind::UInt:
     case Kind::UInt32: {

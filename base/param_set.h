@@ -81,8 +81,14 @@ class ParamSet {
   void add_enum(const std::string& path, E* v, const class EnumTable<E>& table, std::string doc,
                 std::function<void(const std::string&)> on_set = {});
 
+  /// How a value was written. A YAML file says whether a scalar was quoted; `--set key=value`
+  /// text has no quotes to tell (Untyped).
+  enum class Style { Untyped, Plain, Quoted };
   /// Parses `text` (YAML scalar syntax: 42, 0x40, 1.5e3, true, name) for `path` and stores it.
-  void set(const std::string& path, const std::string& text);
+  /// With YAML's types (YAML 1.2 core schema): a Quoted scalar is a string, so a number or bool
+  /// key refuses it ("12" is not 12); a Plain scalar that reads as a number or a bool is not a
+  /// string, so a text key refuses it (waveform: 5). Throws Error naming the key.
+  void set(const std::string& path, const std::string& text, Style style = Style::Untyped);
   bool has(const std::string& path) const { return params_.count(path) != 0; }
   const Param& param(const std::string& path) const;
   /// Current value as JSON (number, bool or string).

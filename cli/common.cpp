@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "base/text.h"
+#include "base/output_file.h"
 
 namespace photon::cli {
 
@@ -21,15 +22,60 @@ void ConfigOptions::add_to(CLI::App& app, bool required) {
 
 RunConfig ConfigOptions::load() const { return load_run_config(file, sets); }
 
-void check_output_path(const std::string& path) {
+void check_output_path(const std::string& path) { probe_output_file(path); }
+
+void OutputFiles::add(const std::string& what, const std::string& path) {
+  if (!path.empty()) files_.push_back({what, path});
+}
+
+void OutputFiles::state_of(const std::string& path, bool& exists, long long& stamp, unsigned long long& size) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path p(path);
-  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
-    throw Error("not a regular file (refusing to replace it)").with_context(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec)) throw Error("directory does not exist").with_context(path);
-  if (::access(dir.c_str(), W_OK) != 0) throw Error("directory is not writable").with_context(path);
+  exists = fs::is_regular_file(path, ec);
+  stamp = 0;
+  size = 0;
+  if (!exists) return;
+  stamp = std::chrono::duration_cast<std::chrono::nanoseconds>(fs::last_write_time(path, ec).time_since_epoch())
+              .count();
+  size = fs::file_size(path, ec);
+}
+
+void OutputFiles::check() {
+  namespace fs = std::filesystem;
+  for (size_t i = 0; i < files_.size(); ++i) {
+    File& f = files_[i];
+    with_error_context(f.what, [&] { probe_output_file(f.path); });
+    for (size_t k = 0; k < i; ++k)
+      if (fs::weakly_canonical(files_[k].path) == fs::weakly_canonical(f.path))
+        throw Error(files_[k].what + " and " + f.what + " name the same file: " + f.path);
+  }
+  for (File& f : files_) state_of(f.path, f.existed, f.stamp, f.size);
+}
+
+const OutputFiles::File* OutputFiles::find(const std::string& what) const {
+  for (const File& f : files_)
+    if (f.what == what) return &f;
+  return nullptr;
+}
+
+bool OutputFiles::changed(const std::string& what) const {
+  const File* f = find(what);
+  if (!f) return false;
+  bool exists;
+  long long stamp;
+  unsigned long long size;
+  state_of(f->path, exists, stamp, size);
+  return exists && (!f->existed || stamp != f->stamp || size != f->size);
+}
+
+void OutputFiles::remove(const std::string& what) {
+  if (const File* f = find(what)) std::remove(f->path.c_str());
+}
+
+OutputFiles::~OutputFiles() {
+  if (keep_) return;
+  for (const File& f : files_)
+    if (changed(f.what)) std::remove(f.path.c_str());
 }
 
 void write_file_atomic(const std::string& path, const std::string& text) {

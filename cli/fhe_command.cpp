@@ -14,7 +14,7 @@ namespace photon::cli {
 void add_fhe_command(CLI::App& app, int& status) {
   struct Opts {
     ConfigOptions config;
-    std::string op, report;
+    std::string op, report, mode;
     uint64_t ring_degree = 65536;
     uint32_t max_level = 35, level = 35, alpha = 12;
   };
@@ -28,9 +28,17 @@ void add_fhe_command(CLI::App& app, int& status) {
   sub->add_option("--level", o->level, "l: the ciphertext's level (active Q limbs - 1)")->required();
   sub->add_option("--alpha", o->alpha, "P limbs (special primes); dnum = ceil((L+1)/alpha)")->required();
   sub->add_option("--report", o->report, "write the report JSON here");
+  sub->add_option("--mode", o->mode, "timing (no arithmetic) or functional")
+      ->check(CLI::IsMember({"timing", "functional"}));
   sub->callback([o, &status] {
-    RunConfig cfg = o->config.load();
-    if (!o->report.empty()) check_output_path(o->report);
+    std::vector<std::string> sets = o->config.sets;
+    if (!o->mode.empty()) sets.push_back("sim.mode=" + o->mode);
+    RunConfig cfg = load_run_config(o->config.file, sets);
+    // Every output is checked before the simulation and removed if the command fails.
+    OutputFiles outputs;
+    outputs.add("--report", o->report);
+    outputs.add("cosim.waveform", cfg.cosim.waveform);
+    outputs.check();
     uint64_t n = o->ring_degree;
     if (n < 1024 || n > 131072 || (n & (n - 1)))
       throw Error("--ring-degree " + std::to_string(n) + ": expected a power of two in [1024, 131072]");
@@ -59,8 +67,14 @@ void add_fhe_command(CLI::App& app, int& status) {
     breakdown["dma_busy_cycles"] = std::llround(rep.unit("dma").busy_ns * ghz);
     r["breakdown"] = breakdown;
     r["ntt_counters"] = ntt.counters;
+    // Which implementation each unit ran (units.<unit>.impl, as in photon run's report).
+    for (const UnitRow& u : rep.units)
+      if (!u.impl.empty()) r["units"][u.name]["impl"] = u.impl;
     r["hbm"] = rep.hbm;
+    r["mode"] = sim_mode_table().name(cfg.sim.mode);
+    if (cfg.sim.mode == SimMode::Functional) r["functional"] = platform.memory_digest().to_json();
     if (!o->report.empty()) write_json_atomic(o->report, r);
+    outputs.keep();
     std::printf("%s\n", dump_json(r, 1).c_str());
     status = 0;
   });

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "base/text.h"
+#include "base/error.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "models/hbm/hbm_trace.h"
@@ -21,6 +22,9 @@ void add_hbm_command(CLI::App& app, int& status) {
   sub->add_option("--report", o->report, "write the report JSON here");
   sub->callback([o, &status] {
     RunConfig cfg = o->config.load();
+    // As for run and fhe, a key that would have no effect is an error: no RTL block runs here.
+    if (!cfg.cosim.waveform.empty())
+      throw Error("cosim.waveform: photon hbm runs the HBM model alone, no RTL block to trace (unset it)");
     if (!o->report.empty()) check_output_path(o->report);
     nlohmann::json r = run_hbm_trace(cfg.hbm, o->trace);
     r["config"] = config_json(cfg)["hbm"];

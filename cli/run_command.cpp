@@ -22,7 +22,7 @@ namespace {
 struct RunOptions {
   ConfigOptions config;
   std::string workload, report, trace, mode, dump_dir;
-  std::vector<std::string> inputs, shapes;
+  std::vector<std::string> inputs, shapes, dump_memory;
   bool quiet = false;
   int gdb_port = -1;  ///< --gdb: serve GDB's remote protocol on this port (0: any free port)
 };
@@ -43,24 +43,64 @@ void check_dump_dir(const std::string& dir) {
   }
 }
 
-/// Every output path is checked before any simulation: a bad path costs nothing.
-void check_output_paths(const RunOptions& o) {
-  if (!o.report.empty()) check_output_path(o.report);
-  if (!o.trace.empty()) check_output_path(o.trace);
-  if (!o.report.empty() && !o.trace.empty() &&
-      std::filesystem::weakly_canonical(o.report) == std::filesystem::weakly_canonical(o.trace))
-    throw Error("--report and --trace name the same file: " + o.report);
-  if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
+/// One --dump-memory REGION:ADDR:BYTES=FILE: raw bytes of HBM or the scratchpad after the run.
+struct MemoryDump {
+  std::string arg, file;
+  uint64_t address = 0;  ///< data-NoC address
+  uint64_t bytes = 0;
+};
+
+/// Parses and checks every --dump-memory before the simulation: REGION is hbm or spm, ADDR a
+/// byte offset inside it and BYTES a count (decimal or 0x hex), the range inside the memory.
+std::vector<MemoryDump> parse_memory_dumps(const RunOptions& o, const RunConfig& cfg) {
+  std::vector<MemoryDump> dumps;
+  for (const std::string& arg : o.dump_memory) {
+    const std::string usage = "--dump-memory " + arg + ": expected hbm:ADDR:BYTES=FILE or spm:ADDR:BYTES=FILE";
+    const size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq + 1 == arg.size()) throw Error(usage);
+    const std::string spec = arg.substr(0, eq);
+    const size_t c1 = spec.find(':'), c2 = spec.find(':', c1 == std::string::npos ? c1 : c1 + 1);
+    if (c1 == std::string::npos || c2 == std::string::npos) throw Error(usage);
+    const std::string region = spec.substr(0, c1);
+    uint64_t base = 0, size = 0;
+    if (region == "hbm") {
+      base = cfg.noc.hbm_base;
+      size = cfg.hbm.capacity_bytes();
+    } else if (region == "spm") {
+      base = cfg.noc.scratchpad_base;
+      size = cfg.scratchpad.size_bytes();
+    } else {
+      throw Error(usage + " (region '" + region + "')");
+    }
+    auto number = [&](const std::string& t) {
+      size_t used = 0;
+      uint64_t v = 0;
+      try {
+        v = std::stoull(t, &used, 0);
+      } catch (const std::exception&) { used = 0; }
+      if (t.empty() || used != t.size() || t[0] == '-') throw Error(usage + " ('" + t + "' is not a number)");
+      return v;
+    };
+    const uint64_t addr = number(spec.substr(c1 + 1, c2 - c1 - 1)), bytes = number(spec.substr(c2 + 1));
+    if (bytes == 0 || addr >= size || bytes > size - addr)
+      throw Error("--dump-memory " + arg + ": [" + std::to_string(addr) + ", +" + std::to_string(bytes) +
+                  ") is empty or outside " + region + " (" + std::to_string(size) + " bytes)");
+    dumps.push_back({arg, arg.substr(eq + 1), base + addr, bytes});
+  }
+  return dumps;
 }
 
 /// Host fallbacks without a host reference are costed, not computed: a functional run would
 /// report wrong outputs. The ones the host computes (w.host_calls) are fine.
 void check_functional(const CompiledWorkload& w) {
   std::string nodes;
-  for (const auto& u : w.unsupported)
-    if (!w.host_computed(u.name.value_or("")))
-    nodes +=
-        (nodes.empty() ? "" : "; ") + ("node '" + u.name.value_or("") + "' (" + u.op + ", " + u.reason + ")");
+  for (const auto& u : w.unsupported) {  // graph frontends name the node, HEIR the op's location
+    if (w.host_computed(u.name.value_or(""))) continue;
+    const std::string what = u.name && !u.name->empty() ? "node '" + *u.name + "' (" + u.op + ", " + u.reason + ")"
+                             : u.location ? u.op + " at " + *u.location + " (" + u.reason + ")"
+                                          : u.op + " (" + u.reason + ")";
+    nodes += (nodes.empty() ? "" : "; ") + what;
+  }
   if (nodes.empty()) return;
   throw Error("functional mode cannot compute " + nodes + ": host fallback is timing-only")
       .with_context(w.path);
@@ -135,7 +175,8 @@ void dump_outputs(const RunOptions& o, const CompiledWorkload& w, const Platform
     report.outputs_note = "some tensors have no data in the model: outputs are not exact";
 }
 
-/// The trace first: if it fails, no report claims a complete run; a failed report removes it.
+/// The trace first: if it fails, no report claims a complete run; if the report fails, the
+/// caller's OutputFiles removes the trace.
 void write_outputs(const RunOptions& o, const CompiledWorkload& w, const Platform& platform,
                    const RunReport& report) {
   if (!o.trace.empty()) {
@@ -147,24 +188,41 @@ void write_outputs(const RunOptions& o, const CompiledWorkload& w, const Platfor
     tracks.push_back("ops");
     write_json_atomic(o.trace, trace.to_chrome_json(names, tracks));
   }
-  if (!o.report.empty()) {
-    try {
-      write_json_atomic(o.report, report.to_json());
-    } catch (...) {  // whatever stopped the report, no trace claims a complete run
-      if (!o.trace.empty()) std::remove(o.trace.c_str());
-      throw;
-    }
-  }
+  if (!o.report.empty()) write_json_atomic(o.report, report.to_json());
+}
+
+/// A waveform window in which the RTL core never ran leaves no FST (the dump opens at the core's
+/// first clock edge inside the window): said on stderr, with the run's end time. A file left at
+/// the path by an earlier run is removed, so it cannot pass for this run's.
+void note_missing_waveform(const CosimConfig& c, double end_ns, OutputFiles& outputs) {
+  if (c.waveform.empty() || outputs.changed("cosim.waveform")) return;
+  outputs.remove("cosim.waveform");
+  char buf[512];
+  if (c.waveform_start_ns > end_ns)
+    std::snprintf(buf, sizeof buf,
+                  "cosim.waveform_start_ns = %.3f lies after the end of the run at %.3f ns: no waveform written to %s",
+                  c.waveform_start_ns, end_ns, c.waveform.c_str());
+  else
+    std::snprintf(buf, sizeof buf,
+                  "the RTL core was not clocked inside the waveform window (cosim.waveform_start_ns = %.3f, "
+                  "cosim.waveform_end_ns = %.3f; the run ends at %.3f ns): no waveform written to %s",
+                  c.waveform_start_ns, c.waveform_end_ns, end_ns, c.waveform.c_str());
+  std::fprintf(stderr, "photon: warning: %s\n", buf);
 }
 
 void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunReport& r) {
   std::printf("%s: %s mode, %zu commands, simulated %.3f us in %.3f s wall\n", o.workload.c_str(),
               r.mode.c_str(), w.program.commands.size(), r.simulated_time_ns / 1e3, r.wall_time_s);
-  std::map<std::string, std::pair<double, double>> units;  // by name, as the report's object orders them
-  for (const auto& u : r.platform.units) units[u.name] = {u.busy_ns, u.utilization};
-  units["firmware_cpu"] = {r.platform.firmware.busy_ns, r.platform.firmware.utilization};
-  for (const auto& [name, u] : units)
-    std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%\n", name.c_str(), u.first, 100.0 * u.second);
+  struct Row {
+    double busy_ns, utilization;
+    std::string impl;
+  };
+  std::map<std::string, Row> units;  // by name, as the report's object orders them
+  for (const auto& u : r.platform.units) units[u.name] = {u.busy_ns, u.utilization, u.impl};
+  units["firmware_cpu"] = {r.platform.firmware.busy_ns, r.platform.firmware.utilization, ""};
+  for (const auto& [name, u] : units)  // an implementation other than the TLM model is named
+    std::printf("  %-14s busy %12.1f ns  utilization %5.1f %%%s\n", name.c_str(), u.busy_ns, 100.0 * u.utilization,
+                u.impl.empty() || u.impl == "tlm" ? "" : (" (" + u.impl + ")").c_str());
   if (const auto& g = w.info.graph)
     std::printf("  op coverage: %d %s: %d on the device, %d free views, %d folded, %d host fallback\n",
                 g->nodes, g->unit.c_str(), g->lowered, g->free, g->folded, g->fallback);
@@ -174,13 +232,22 @@ void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunRepo
 
 int run(const RunOptions& o) {
   const double t0 = wall_seconds();
-  check_output_paths(o);
   std::vector<std::string> sets = o.config.sets;
   if (!o.mode.empty()) sets.push_back("sim.mode=" + o.mode);
   RunConfig cfg = load_run_config(o.config.file, sets);
+  // Every output is checked before any simulation (a bad path costs nothing) and removed if the
+  // command fails.
+  OutputFiles outputs;
+  outputs.add("--report", o.report);
+  outputs.add("--trace", o.trace);
+  outputs.add("cosim.waveform", cfg.cosim.waveform);
+  const std::vector<MemoryDump> memory_dumps = parse_memory_dumps(o, cfg);
+  for (const MemoryDump& d : memory_dumps) outputs.add("--dump-memory " + d.arg, d.file);
+  outputs.check();
+  if (!o.dump_dir.empty()) check_dump_dir(o.dump_dir);
   const bool functional = cfg.sim.mode == SimMode::Functional;
-  if (!functional && (!o.inputs.empty() || !o.dump_dir.empty()))
-    throw Error("--input and --dump-outputs need --mode functional");
+  if (!functional && (!o.inputs.empty() || !o.dump_dir.empty() || !o.dump_memory.empty()))
+    throw Error("--input, --dump-outputs and --dump-memory need --mode functional");
 
   CompileOptions copts;
   for (const auto& s : o.shapes)
@@ -217,6 +284,12 @@ int run(const RunOptions& o) {
   for (const auto& note : input_notes) report.info.functional_notes.push_back(note);
   if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty())
     dump_outputs(o, w, platform, files, report);
+  if (functional) report.memory = platform.memory_digest();
+  for (const MemoryDump& d : memory_dumps) {
+    std::string bytes(d.bytes, '\0');
+    platform.read(d.address, bytes.data(), d.bytes);
+    write_file_atomic(d.file, bytes);
+  }
   if (compare_ideal && out.status == RunOutcome::Status::Done) {
     TensorValues physical;
     for (const auto& t : w.outputs) {
@@ -229,6 +302,10 @@ int run(const RunOptions& o) {
         "physical optical numerics against the same run with optical_gemm.numerics=ideal";
   }
   write_outputs(o, w, platform, report);
+  note_missing_waveform(cfg.cosim, out.simulated_time_ns, outputs);
+  // A run that stopped with a unit or firmware error keeps its report (status, error), trace and
+  // waveform: they show the failure (docs/report.md).
+  outputs.keep();
   if (functional && !w.functional_exact && !o.quiet)
     std::fprintf(stderr,
                  "photon: warning: some tensors have no data in the model; functional outputs "
@@ -254,6 +331,8 @@ void add_run_command(CLI::App& app, int& status) {
       ->check(CLI::IsMember({"timing", "functional"}));
   sub->add_option("--input", opts->inputs, "NAME=FILE.pb: an input tensor (functional mode)");
   sub->add_option("--dump-outputs", opts->dump_dir, "write each output tensor as DIR/NAME.pb");
+  sub->add_option("--dump-memory", opts->dump_memory,
+                  "hbm:ADDR:BYTES=FILE or spm:ADDR:BYTES=FILE: raw bytes after the run (functional mode)");
   sub->add_option("--shape", opts->shapes, "NAME=1x3x224x224: static shape of a symbolic input");
   sub->add_flag("--quiet,-q", opts->quiet, "no progress line and no summary");
   sub->add_option("--gdb", opts->gdb_port,

@@ -8,6 +8,14 @@ ComputeUnit::ComputeUnit(sc_core::sc_module_name name, std::unique_ptr<Engine> e
                          const Wiring& w)
     : QueueUnit(name, w), engine_(std::move(engine)), spm_(spm) {}
 
+void ComputeUnit::check_command(const pcs::Command& c, uint32_t index, const LoadImage& image) const {
+  try {
+    engine_->check_command(c, image);
+  } catch (const Error& e) {
+    throw Error("command " + std::to_string(index) + ": " + unit_name() + ": " + e.what());
+  }
+}
+
 std::string ComputeUnit::event_name(const pcs::Command& c) const {
   if (auto* n = std::get_if<pcs::Ntt>(&c.body)) return pcs::ntt_op_name(n->op);
   if (auto* v = std::get_if<pcs::Vector>(&c.body)) return pcs::vector_op_name(v->op);

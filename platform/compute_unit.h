@@ -17,6 +17,8 @@ class ComputeUnit : public QueueUnit {
               const Wiring& w);
 
   Engine& engine() { return *engine_; }
+  /// The engine's check_command(), its error prefixed "command <index>: <unit>: ".
+  void check_command(const pcs::Command& c, uint32_t index, const LoadImage& image) const override;
   std::map<std::string, double> extra_counters() const override { return engine_->counters(); }
 
  protected:

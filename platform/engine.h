@@ -15,6 +15,7 @@
 
 #include "base/error.h"
 #include "isa/command.h"
+#include "platform/load_image.h"
 #include "regs_view.h"
 
 namespace photon {
@@ -69,6 +70,12 @@ class Engine {
   virtual double clock_ghz() const = 0;
   /// Issues `cmd` at `now_cycle`. Throws UnitFault for a command it cannot execute.
   virtual IssueResult issue(const pcs::Command& cmd, uint64_t now_cycle, const MemView& spm) = 0;
+  /// Rejects, before the run, a command whose operands in memory (as `image` knows them when the
+  /// command issues) the engine can never accept. Throws Error; the shell adds the command index.
+  virtual void check_command(const pcs::Command& cmd, const LoadImage& image) const {
+    (void)cmd;
+    (void)image;
+  }
   /// Per-engine counters for the report (e.g. "ntt_transforms", "macs", "busy_cycles.bconv").
   virtual std::map<std::string, double> counters() const { return {}; }
 };

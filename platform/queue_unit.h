@@ -21,6 +21,7 @@
 
 #include "isa/command.h"
 #include "platform/engine.h"
+#include "platform/load_image.h"
 #include "platform/irq_controller.h"
 #include "platform/regs/register_block.h"
 #include "platform/report/trace.h"
@@ -63,10 +64,13 @@ class QueueUnit : public sc_core::sc_module {
   /// Backdoor for tests and the host: enqueue without going through the registers.
   void push(const pcs::Command& c, uint32_t index);
   /// Rejects, before the run, a command of this queue that the unit's implementation can never
-  /// execute (e.g. an N above an RTL core's memory): throws Error naming command `index`.
-  virtual void check_command(const pcs::Command& c, uint32_t index) const {
+  /// execute (e.g. an N above an RTL core's memory, a modulus in `image` wider than the unit's
+  /// word): throws Error naming command `index`. `image`: the memories as the stream leaves them
+  /// when the command issues (platform/load_image.h).
+  virtual void check_command(const pcs::Command& c, uint32_t index, const LoadImage& image) const {
     (void)c;
     (void)index;
+    (void)image;
   }
 
   /// The unit's initiator socket onto the data NoC, if it has one (the DMA); the platform binds it.

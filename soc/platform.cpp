@@ -132,9 +132,21 @@ void Platform::read(uint64_t address, void* dst, uint64_t bytes) const {
 
 void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& fills) {
   const uint64_t n = program.commands.size();
-  for (uint64_t i = 0; i < n; ++i) {  // commands a unit's implementation can never run
-    const int q = program.commands[i].queue();
-    if (q >= 0 && q < int(units_.size())) units_[q]->check_command(program.commands[i], uint32_t(i));
+  // Commands a unit's implementation can never run, with the memory contents the stream gives
+  // them (e.g. an NTT's moduli table loaded from a data segment); followed only for streams with
+  // NTT commands, the one unit whose operands are checked so.
+  LoadImage image(cfg_.noc.scratchpad_base);
+  const bool follow = std::any_of(program.commands.begin(), program.commands.end(),
+                                  [](const pcs::Command& c) { return c.opcode == pcs::Opcode::Ntt; });
+  if (follow) {
+    for (const auto& s : program.segments) image.add_bytes(s.address, s.bytes.data(), s.bytes.size());
+    for (const auto& f : fills) image.add_fill(f.address, f.count, f.value);
+  }
+  for (uint64_t i = 0; i < n; ++i) {
+    const pcs::Command& c = program.commands[i];
+    const int q = c.queue();
+    if (q >= 0 && q < int(units_.size())) units_[q]->check_command(c, uint32_t(i), image);
+    if (follow) image.apply(c);
   }
   program_ = program;
   const uint64_t ring = cfg_.cpu.ring_base;
@@ -293,6 +305,25 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
                 (blocked.empty() ? std::string() : ": " + blocked + " is never signalled");
   if (!cpu_->where().empty()) out.message += " (firmware at " + cpu_->where() + ")";
   return out;
+}
+
+MemoryDigest Platform::memory_digest() const {
+  Fnv1a64 spm, hbm, all;
+  const MemView v = spm_->view();
+  if (v.data) {
+    spm.add(v.data, v.size);
+    all.add(v.data, v.size);
+  }
+  hbm_->store().for_each_page([&](uint64_t page, const uint8_t* bytes) {
+    bool zero = true;
+    for (uint64_t i = 0; i < HbmStore::kPageBytes && zero; ++i) zero = bytes[i] == 0;
+    if (zero) return;  // an all-zero page reads as one never written
+    for (Fnv1a64* h : {&hbm, &all}) {
+      h->add_u64(page);
+      h->add(bytes, HbmStore::kPageBytes);
+    }
+  });
+  return {spm.text(), hbm.text(), all.text()};
 }
 
 PlatformReport Platform::report(const RunOutcome& outcome) const {

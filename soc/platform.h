@@ -22,6 +22,7 @@
 
 #include "isa/program.h"
 #include "platform/engine.h"
+#include "platform/report/memory_digest.h"
 #include "platform/report/platform_report.h"
 #include "platform/report/trace.h"
 #include "soc/platform_config.h"
@@ -93,6 +94,11 @@ class Platform {
   /// Backdoor memory access at data-NoC addresses (HBM or scratchpad), no timing.
   void read(uint64_t address, void* dst, uint64_t bytes) const;
   void write(uint64_t address, const void* src, uint64_t bytes);
+
+  /// Fingerprints of the scratchpad and HBM contents (functional mode; platform/report/
+  /// memory_digest.h says what is hashed). Cost: one pass over the scratchpad and the HBM pages
+  /// written.
+  MemoryDigest memory_digest() const;
 
   /// The report's platform sections (units, hbm, energy, queues, firmware, per-op rows) as typed
   /// rows; PlatformReport::to_json() serialises them.

@@ -65,6 +65,11 @@ void PlatformConfig::validate() const {
                 std::to_string(hbm.capacity_bytes()) + " bytes at noc.hbm_base)");
   if (!cosim.waveform.empty() && impl.at("ntt") != "rtl")
     throw Error("cosim.waveform: no unit runs RTL to trace (set ntt.impl=rtl)");
+  if (!cosim.waveform.empty() && (cosim.waveform.size() < 5 || cosim.waveform.substr(cosim.waveform.size() - 4) != ".fst"))
+    throw Error("cosim.waveform: " + cosim.waveform + ": the waveform is an FST file (Verilator --trace-fst): name it *.fst");
+  if (cosim.waveform.empty() && (cosim.waveform_start_ns != 0 || cosim.waveform_end_ns != 0))
+    throw Error("cosim.waveform_start_ns, cosim.waveform_end_ns: a waveform window without cosim.waveform (set "
+                "cosim.waveform=FILE.fst)");
   if (cosim.waveform_end_ns > 0 && cosim.waveform_end_ns <= cosim.waveform_start_ns)
     throw Error("cosim.waveform_end_ns: " + std::to_string(cosim.waveform_end_ns) +
                 " must lie after cosim.waveform_start_ns (" + std::to_string(cosim.waveform_start_ns) +

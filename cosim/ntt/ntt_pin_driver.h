@@ -55,7 +55,7 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
         top_(init_top("core")) {
     bind();
     SC_THREAD(run);
-    SC_THREAD(trace_thread);
+    SC_THREAD(trace_close_thread);
   }
   ~NttPinDriver() override { close_trace(); }
 
@@ -75,7 +75,7 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
   }
   void close_trace() override {
     if (!tfp_) return;
-    tfp_->close();
+    if (tfp_->isOpen()) tfp_->close();
     // VerilatedFstSc derives privately from sc_trace_file; the kernel holds it as one.
     sc_core::sc_get_curr_simcontext()->remove_trace_file((sc_core::sc_trace_file*)tfp_);
     delete tfp_;
@@ -123,6 +123,7 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
   void posedge() {
     wait(clk_.posedge_event());
     ++clocked_;
+    if (!trace_path_.empty()) trace_edge();
   }
   /// Asynchronous reset, asserted and released within the current time (delta cycles): no clock
   /// edge and no simulated time is spent. Leaves the clock stopped.
@@ -223,6 +224,7 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
     const uint64_t limit = p_.watchdog_cycles(j.log_n, j.limbs);
     while (true) {
       posedge();
+      if (!trace_error_.empty()) return fail(j, trace_error_);
       const uint64_t k = now_cycle();  // the cycle that begins now; outputs show cycle k - 1
       if (k == s + 1) start_.write(false);
       // Handshakes of cycle k - 1.
@@ -380,18 +382,32 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
 
   // ---- waveform window ----------------------------------------------------------------------
 
-  void trace_thread() {
-    if (trace_path_.empty()) return;
-    const sc_core::sc_time start(trace_start_ns_, sc_core::SC_NS);
-    // The trace file may only open after elaboration: at the first delta of the window.
-    wait(start > sc_core::SC_ZERO_TIME ? start : sc_core::sc_time(1, sc_core::SC_PS));
+  // The dump opens at the core's first rising edge inside the window (only clock edges, which
+  // exist only while a job runs, open it: no timed wait keeps the kernel busy for a window after
+  // the run, and a window in which the core never runs leaves no file) and closes at the window's
+  // end (trace_close_thread), so its last time is the core's last activity before that end.
+  void trace_edge() {
+    if (tfp_ || trace_done_) return;
+    const double t = now_ns();
+    if (t < trace_start_ns_) return;
+    trace_done_ = true;
+    if (trace_end_ns_ > trace_start_ns_ && t >= trace_end_ns_) return;  // no edge inside the window
     tfp_ = new VerilatedFstSc;
     top_->trace(tfp_, 99);
     tfp_->open(trace_path_.c_str());
-    if (trace_end_ns_ > trace_start_ns_) {
-      wait(sc_core::sc_time(trace_end_ns_, sc_core::SC_NS) - sc_core::sc_time_stamp());
+    if (!tfp_->isOpen()) {
+      trace_error_ = "cosim.waveform: " + trace_path_ + ": cannot open the FST file for writing";
       close_trace();
+      return;
     }
+    trace_opened_.notify(sc_core::SC_ZERO_TIME);
+  }
+  void trace_close_thread() {
+    if (trace_path_.empty() || trace_end_ns_ <= trace_start_ns_) return;
+    wait(trace_opened_);
+    const sc_core::sc_time end(trace_end_ns_, sc_core::SC_NS);
+    if (end > sc_core::sc_time_stamp()) wait(end - sc_core::sc_time_stamp());
+    close_trace();
   }
 
   NttRtlParams p_;
@@ -420,6 +436,9 @@ class NttPinDriver : public sc_core::sc_module, public NttRtlCore {
   std::string trace_path_;
   double trace_start_ns_ = 0, trace_end_ns_ = 0;
   VerilatedFstSc* tfp_ = nullptr;
+  bool trace_done_ = false;   // the dump was opened (or the window passed, or the open failed)
+  sc_core::sc_event trace_opened_;
+  std::string trace_error_;   // the FST file could not be opened: fails the job in flight
 };
 
 }  // namespace photon::cosim

@@ -66,8 +66,11 @@ class NttRtlCore {
   /// Called in simulation time with each finished job (success or error). It may submit jobs.
   virtual void on_done(DoneFn fn) = 0;
   virtual void set_stimulus(NttRtlStimulus s) = 0;
-  /// Dumps the core's signals in FST format (Verilator tracing) from start_ns to end_ns of
-  /// simulated time (end_ns <= start_ns: to the end of the run). Call before the simulation runs.
+  /// Dumps the core's signals in FST format (Verilator tracing) from its first clock edge at or
+  /// after start_ns until end_ns of simulated time (end_ns <= start_ns: to the end of the run).
+  /// The core is clocked only while it runs a job: a window without one writes no file.
+  /// A file that cannot be opened fails the job in flight ("cosim.waveform: PATH: cannot open
+  /// ..."). Call before the simulation runs.
   virtual void trace_window(const std::string& fst_path, double start_ns, double end_ns) = 0;
   /// Closes the waveform file, if any (also done by the destructor).
   virtual void close_trace() = 0;

@@ -1,11 +1,10 @@
 #include "cosim/ntt/ntt_rtl_unit.h"
 
-#include <unistd.h>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 
 #include "base/error.h"
+#include "base/output_file.h"
 #include "cosim/ntt/ntt_rtl_variants.h"
 #include "models/ntt/ntt_core.h"
 
@@ -21,18 +20,6 @@ uint64_t period_ps_of(double ghz) {
     throw Error("ntt.clock_ghz: " + std::to_string(ghz) + " with ntt.impl=rtl: the core's sc_clock period " +
                 std::to_string(ps) + " ps must be a whole number of ps (e.g. 1, 1.25, 2 GHz)");
   return uint64_t(whole);
-}
-
-void check_writable(const std::string& path, const char* key) {
-  namespace fs = std::filesystem;
-  const fs::path p(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
-    throw Error(std::string(key) + ": " + path + ": directory " + dir.string() +
-                " does not exist or is not writable");
-  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
-    throw Error(std::string(key) + ": " + path + " exists and is not a regular file");
 }
 
 }  // namespace
@@ -56,7 +43,9 @@ const cosim::NttRtlParams& NttRtlUnit::check_config(const NttConfig& c, const Co
                 std::to_string(4ull * c.lanes) +
                 " words per cycle and are not throttled (set 0 or at least that)");
   period_ps_of(c.clock_ghz);
-  if (!cosim.waveform.empty()) check_writable(cosim.waveform, "cosim.waveform");
+  // The FST file is tried by creating it (and removing it again): access() says yes to root on
+  // /proc or /sys.
+  if (!cosim.waveform.empty()) with_error_context("cosim.waveform", [&] { probe_output_file(cosim.waveform); });
   return *p;
 }
 
@@ -69,6 +58,7 @@ NttRtlUnit::NttRtlUnit(sc_core::sc_module_name name, const NttConfig& ntt, const
       eng_(static_cast<NttEngine*>(&engine())) {
   core_ = cosim::make_ntt_rtl_core(params_, "core", period_ps_of(ntt.clock_ghz));
   core_->on_done([this](cosim::NttRtlJob& j) { on_core_done(j); });
+  stats_.counters["rtl_clocked_cycles"] = 0;  // a stream without NTTs never clocks the core
   if (!cosim.waveform.empty())
     core_->trace_window(cosim.waveform, cosim.waveform_start_ns, cosim.waveform_end_ns);
 }
@@ -80,7 +70,8 @@ bool NttRtlUnit::on_core(const pcs::Command& c) {
   return c.opcode == pcs::Opcode::Ntt && n && (n->op == pcs::Ntt::kForward || n->op == pcs::Ntt::kInverse);
 }
 
-void NttRtlUnit::check_command(const pcs::Command& c, uint32_t index) const {
+void NttRtlUnit::check_command(const pcs::Command& c, uint32_t index, const LoadImage& image) const {
+  ComputeUnit::check_command(c, index, image);
   if (!on_core(c)) return;
   const pcs::Ntt& n = std::get<pcs::Ntt>(c.body);
   if (n.log_n < params_.log_n_min() || n.log_n > params_.log_n_max)
@@ -106,22 +97,12 @@ void NttRtlUnit::book(const IssueResult& r) {
   stats_.counters["spm_bytes_written"] += double(r.spm_bytes_written);
 }
 
-void NttRtlUnit::check_for_core(const pcs::Ntt& n, const std::vector<uint64_t>& q, uint32_t) const {
-  if (params_.width >= 64) return;
-  for (uint32_t i = 0; i < q.size() && i < n.limbs; ++i)
-    if (q[i] >> params_.width)
-      throw UnitFault(UnitErrorCode::DECODE, "ntt: modulus " + std::to_string(i) + " = " +
-                                                 std::to_string(q[i]) + " is wider than the RTL core's " +
-                                                 std::to_string(params_.width) +
-                                                 "-bit datapath (ntt.impl=rtl)");
-}
-
 QueueUnit::Timing NttRtlUnit::execute(const pcs::Command& c, uint32_t index) {
   const uint64_t now = cycle_now();
   if (!busy_core_ && held_.empty() && !on_core(c)) return ComputeUnit::execute(c, index);  // as with tlm
   const pcs::Ntt& n = NttEngine::decode(c);
-  std::vector<uint64_t> q = eng_->check(n, spm_);  // the model's faults, at issue as with tlm
-  if (on_core(c)) check_for_core(n, q, index);
+  // The model's faults, at issue as with tlm (moduli below 2^ntt.word_bits, the core's width).
+  std::vector<uint64_t> q = eng_->check(n, spm_);
   if (!busy_core_ && held_.empty())
     launch(c, index, now, q);
   else

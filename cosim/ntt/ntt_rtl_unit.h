@@ -20,8 +20,9 @@
 // ntt.word_bits, ntt.pipeline_depth and ntt.limb_interleave; ntt.transpose_cycles must be 0 (the
 // core has no 4-step transposes), ntt.spm_words_per_cycle 0 or >= 4 lanes (the core's streams
 // must not be throttled), and the clock period a whole number of ps. Program (at load): every
-// NTT/INTT must fit the core's N range. Run: a modulus wider than the datapath is a decode fault
-// at issue; a core error, a protocol violation or a core that gives no done within its watchdog
+// NTT/INTT must fit the core's N range, and, as with ntt.impl=tlm, every modulus the stream loads
+// must lie below 2^ntt.word_bits (the core's width, since the variant matches ntt.word_bits); a
+// moduli table computed at run time is checked at issue, a decode fault. Run: a core error, a protocol violation or a core that gives no done within its watchdog
 // bound stops the queue with a unit error naming the time and the command.
 #pragma once
 
@@ -49,7 +50,9 @@ class NttRtlUnit : public ComputeUnit {
   /// The checks of the constructor, without elaborating anything: throws Error naming the key.
   static const cosim::NttRtlParams& check_config(const NttConfig& ntt, const CosimConfig& cosim);
 
-  void check_command(const pcs::Command& c, uint32_t index) const override;
+  /// The TLM engine's checks (moduli below 2^ntt.word_bits, the core's width) and N within the
+  /// core's range.
+  void check_command(const pcs::Command& c, uint32_t index, const LoadImage& image) const override;
   cosim::NttRtlCore& core() { return *core_; }
 
  protected:
@@ -71,8 +74,6 @@ class NttRtlUnit : public ComputeUnit {
   uint64_t cycle_now() const;
   sc_core::sc_time time_of(uint64_t cycle) const;
   void book(const IssueResult& r);
-  /// Checks what the core needs beyond the TLM engine's checks (moduli below 2^width).
-  void check_for_core(const pcs::Ntt& n, const std::vector<uint64_t>& q, uint32_t index) const;
   void launch(const pcs::Command& c, uint32_t index, uint64_t issue_cycle, const std::vector<uint64_t>& q);
   void on_core_done(cosim::NttRtlJob& job);
   /// Schedules held commands in order until one waits for the core again.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace photon {
 
@@ -31,6 +32,14 @@ void HbmStore::read(uint64_t off, uint8_t* dst, uint64_t n) const {
     dst += k;
     n -= k;
   }
+}
+
+void HbmStore::for_each_page(const std::function<void(uint64_t, const uint8_t*)>& fn) const {
+  std::vector<uint64_t> order;
+  order.reserve(pages_.size());
+  for (const auto& [page, bytes] : pages_) order.push_back(page);
+  std::sort(order.begin(), order.end());
+  for (uint64_t page : order) fn(page, pages_.at(page).get());
 }
 
 }  // namespace photon

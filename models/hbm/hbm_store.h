@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <unordered_map>
 
 namespace photon {
@@ -16,6 +17,8 @@ class HbmStore {
   void read(uint64_t off, uint8_t* dst, uint64_t n) const;
   /// Pages allocated so far (1 MiB each).
   size_t pages() const { return pages_.size(); }
+  /// Calls fn(page index, kPageBytes bytes) for every allocated page, in address order.
+  void for_each_page(const std::function<void(uint64_t page, const uint8_t* bytes)>& fn) const;
 
  private:
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;

@@ -9,7 +9,14 @@ namespace {
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-UnitFault decode_fault(const std::string& msg) { return UnitFault(UnitErrorCode::DECODE, "ntt: " + msg); }
+// The shell names the unit ("command 4: ntt: ..."): the messages do not.
+UnitFault decode_fault(const std::string& msg) { return UnitFault(UnitErrorCode::DECODE, msg); }
+
+uint32_t bit_length(uint64_t q) {
+  uint32_t b = 0;
+  while (b < 64 && (q >> b)) ++b;
+  return b;
+}
 
 /// Source and destination byte ranges of a command: {src0, src1 (may be empty), dst}.
 struct Ranges {
@@ -131,14 +138,30 @@ std::vector<uint64_t> NttEngine::check(const pcs::Ntt& n, const MemView& spm) {
   const uint32_t nmod = n.limbs + (n.op == pcs::Ntt::kBConv ? n.out_limbs : 0);
   std::vector<uint64_t> q(nmod);
   std::memcpy(q.data(), spm.data + n.moduli, 8ull * nmod);
-  for (uint32_t i = 0; i < nmod; ++i)
-    if (q[i] < 2 || q[i] >= (uint64_t(1) << 62))
-      throw decode_fault("modulus " + std::to_string(i) + " = " + std::to_string(q[i]) +
-                         " outside [2, 2^62)");
+  for (uint32_t i = 0; i < nmod; ++i) check_modulus(q[i], i);
   if (unit_of(n.op) == kNttUnit)
     for (uint32_t i = 0; i < n.limbs; ++i) tables(q[i], n.log_n);
   if (n.op == pcs::Ntt::kBConv) converter(q, n.limbs);
   return q;
+}
+
+void NttEngine::check_modulus(uint64_t q, uint32_t i) const {
+  if (q < 2 || q >= (uint64_t(1) << 62))
+    throw decode_fault("modulus " + std::to_string(i) + " = " + std::to_string(q) + " outside [2, 2^62)");
+  if (cfg_.word_bits < 64 && (q >> cfg_.word_bits))
+    throw decode_fault("modulus " + std::to_string(i) + " = " + std::to_string(q) + " (" +
+                       std::to_string(bit_length(q)) + " bits) is not below 2^ntt.word_bits = 2^" +
+                       std::to_string(cfg_.word_bits) + " (the unit's modular word width)");
+}
+
+void NttEngine::check_command(const pcs::Command& cmd, const LoadImage& image) const {
+  const auto* n = std::get_if<pcs::Ntt>(&cmd.body);
+  if (cmd.opcode != pcs::Opcode::Ntt || !n) return;  // issue() reports the wrong body
+  const uint32_t nmod = std::min<uint32_t>(4096, n->limbs) +
+                        (n->op == pcs::Ntt::kBConv ? std::min<uint32_t>(4096, n->out_limbs) : 0);
+  std::vector<uint64_t> q(nmod);
+  if (!image.read_scratchpad(n->moduli, q.data(), 8ull * nmod)) return;  // known at run time only
+  for (uint32_t i = 0; i < nmod; ++i) check_modulus(q[i], i);
 }
 
 uint64_t NttEngine::earliest_start(const pcs::Ntt& n, uint64_t now) const {

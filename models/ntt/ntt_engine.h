@@ -32,7 +32,9 @@
 // Functional mode (spm.data != nullptr): every field and every scratchpad range is checked
 // before anything is written; a bad field throws UnitFault(Decode), a range outside the
 // scratchpad UnitFault(Address). Moduli are read from the table at `moduli` (BConv: `limbs`
-// source moduli then `out_limbs` target moduli). kAutomorph with galois bit 31 set
+// source moduli then `out_limbs` target moduli); each must lie in [2, 2^62) and below
+// 2^word_bits, checked before the run where the stream loads the table from its data segments
+// (check_command) and again at issue (a table computed at run time). kAutomorph with galois bit 31 set
 // (kGaloisNttDomain) permutes NTT-domain data (bit-reversed evaluation order, as NttTables
 // produces it); without it the command works in coefficient form as pcs::Ntt documents.
 #pragma once
@@ -68,6 +70,13 @@ class NttEngine : public Engine {
   double clock_ghz() const override { return cfg_.clock_ghz; }
   IssueResult issue(const pcs::Command& cmd, uint64_t now_cycle, const MemView& spm) override;
   std::map<std::string, double> counters() const override;
+  /// Before the run: the moduli table the command reads, where `image` knows it (a table the
+  /// stream loads from its data segments), must pass check_modulus(). Throws Error naming the
+  /// modulus and ntt.word_bits.
+  void check_command(const pcs::Command& cmd, const LoadImage& image) const override;
+  /// Throws UnitFault(Decode) "modulus <i> = <q> ..." unless 2 <= q < 2^62 (NttTables' Shoup
+  /// products need q < 2^62) and q < 2^ntt.word_bits (the unit's modular word width).
+  void check_modulus(uint64_t q, uint32_t i) const;
 
   /// The internal engine that executes `op` (a pcs::Ntt::Op value).
   static Unit unit_of(uint8_t op);

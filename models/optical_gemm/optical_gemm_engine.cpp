@@ -15,7 +15,7 @@ constexpr uint8_t kKnownFlags = pcs::Gemm::kAccumulate | pcs::Gemm::kTransposeA 
                                 pcs::Gemm::kReuseWeights | pcs::Gemm::kBias;
 
 [[noreturn]] void decode_fault(const std::string& what) {
-  throw UnitFault(UnitErrorCode::DECODE, "gemm: " + what);
+  throw UnitFault(UnitErrorCode::DECODE, what);  // the shell names the unit
 }
 
 // Bytes spanned by `rows` rows of `row_len` fp32 elements `ld` elements apart; saturates

@@ -27,7 +27,7 @@ VectorEngine::VectorEngine(const VectorConfig& cfg) : cfg_(cfg) {
 IssueResult VectorEngine::issue(const pcs::Command& cmd, uint64_t now_cycle, const MemView& spm) {
   const auto* vp = std::get_if<pcs::Vector>(&cmd.body);
   if (cmd.opcode != pcs::Opcode::Vector || !vp)
-    throw UnitFault(UnitErrorCode::DECODE, "vector: command is not a vector op");
+    throw UnitFault(UnitErrorCode::DECODE, "command is not a vector op");
   const pcs::Vector& v = *vp;
   const VectorPlan plan = vector_plan(cfg_, v);
 

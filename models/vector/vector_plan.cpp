@@ -9,7 +9,7 @@ namespace photon {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw UnitFault(UnitErrorCode::DECODE, "vector: " + what); }
+[[noreturn]] void bad(const std::string& what) { throw UnitFault(UnitErrorCode::DECODE, what); }  // the shell names the unit
 
 struct Passes {
   const VectorConfig& cfg;

@@ -52,6 +52,7 @@ nlohmann::json RunReport::to_json() const {
     for (const auto& o : *outputs) j["outputs"].push_back({{"name", o.name}, {"file", o.file}});
   }
   if (!outputs_note.empty()) j["outputs_note"] = outputs_note;
+  if (memory) j["functional"] = memory->to_json();
   if (!numerics_error.is_null()) j["numerics_error"] = numerics_error;
   if (!numerics_error_note.empty()) j["numerics_error_note"] = numerics_error_note;
   return j;

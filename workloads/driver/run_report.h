@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/report/memory_digest.h"
 #include "platform/report/platform_report.h"
 #include "workloads/driver/fhe_summary.h"
 #include "workloads/driver/workload.h"
@@ -35,6 +36,7 @@ struct RunReport {
   std::optional<FheSummary> fhe;                     ///< FHE workloads
   std::optional<std::vector<DumpedOutput>> outputs;  ///< functional runs with --dump-outputs
   std::string outputs_note;
+  std::optional<MemoryDigest> memory;  ///< functional runs: `functional` (memory digests)
   nlohmann::json numerics_error;  ///< physical numerics against ideal (workloads/driver/ideal_reference.h)
   std::string numerics_error_note;
 

@@ -5,7 +5,7 @@
 // examples/ntt.pasm, a `photon fhe` HMult at N = 2^12, and HEIR's ckks_to_openfhe_zoo.mlir
 // (N = 2^10). For the FHE streams the scratchpad's data buffers start with random reduced
 // residues, so every transform works on real data. Also: the configuration and program errors of
-// ntt.impl=rtl at start, and a modulus wider than the datapath at run time.
+// ntt.impl=rtl at start, and a modulus wider than ntt.word_bits at load and at run time.
 #include <random>
 #include <string>
 #include <vector>
@@ -184,17 +184,54 @@ TEST(NttRtlPlatform, NAboveTheCoresMemoryIsAnErrorAtLoad) {
   EXPECT_NE(e.find("2^16, its memories hold no more"), std::string::npos) << e;
 }
 
-TEST(NttRtlPlatform, ModulusWiderThanTheDatapathIsAUnitErrorNamingTheCommand) {
-  // examples/ntt.pasm's moduli are 51-bit; the 8-lane core has a 36-bit datapath.
-  const json r = run(Stream::NttExample, "rtl",
-                     {"ntt.lanes=8", "ntt.word_bits=36", "ntt.pipeline_depth=10", "ntt.limb_interleave=1"});
-  EXPECT_EQ(r["status"], int(photon::RunOutcome::Status::UnitError));
-  const std::string m = r["message"];
-  EXPECT_NE(
-      m.find(
-          "command 4: ntt: ntt: modulus 0 = 1125899915231233 is wider than the RTL core's 36-bit datapath"),
-      std::string::npos)
-      << m;
+// examples/ntt.pasm's moduli are 51-bit; the 8-lane core has a 36-bit datapath (ntt.word_bits=36).
+// The stream loads its moduli table from a data segment: refused when the program is loaded, in
+// both modes and with both implementations, naming the modulus and ntt.word_bits.
+TEST(NttRtlPlatform, ModulusWiderThanTheWordIsAnErrorAtLoad) {
+  for (const std::string impl : {"tlm", "rtl"})
+    for (const std::string mode : {"timing", "functional"}) {
+      const std::string e = error_of([&] {
+        RunConfig cfg = photon::load_run_config(
+            kSrc + "/configs/default.yaml", {"ntt.impl=" + impl, "sim.mode=" + mode, "ntt.lanes=8",
+                                             "ntt.word_bits=36", "ntt.pipeline_depth=10", "ntt.limb_interleave=1"});
+        photon::Platform p(cfg);
+        p.load(photon::pcs::assemble_file(kSrc + "/examples/ntt.pasm"));
+      });
+      EXPECT_EQ(e,
+                "command 4: ntt: modulus 0 = 1125899915231233 (51 bits) is not below 2^ntt.word_bits = 2^36 "
+                "(the unit's modular word width)")
+          << impl << " " << mode;
+    }
+}
+
+// A moduli table the stream does not load itself (here written by the host after load()) is
+// known only at run time: a unit error at issue, the unit named once.
+TEST(NttRtlPlatform, ModulusWiderThanTheWordAtRunTimeIsAUnitError) {
+  for (const std::string impl : {"tlm", "rtl"}) {
+    const std::string m = photon_test::run_forked([&]() -> std::string {
+      RunConfig cfg = photon::load_run_config(
+          kSrc + "/configs/default.yaml", {"ntt.impl=" + impl, "sim.mode=functional", "ntt.lanes=8",
+                                           "ntt.word_bits=36", "ntt.pipeline_depth=10", "ntt.limb_interleave=1"});
+      photon::pcs::Ntt n;
+      n.op = photon::pcs::Ntt::kForward;
+      n.log_n = 8;
+      n.limbs = 1;
+      n.src0 = n.dst = 0x1000;
+      n.moduli = 0x0;
+      photon::pcs::Program prog;
+      prog.commands = {photon::pcs::make_ntt(n), photon::pcs::make_end()};
+      photon::Platform p(cfg);
+      p.load(prog);
+      const uint64_t q = 1125899915231233ull;  // 51 bits, = 1 mod 2^18
+      p.write(cfg.noc.scratchpad_base, &q, 8);
+      const photon::RunOutcome o = p.run();
+      return std::to_string(int(o.status)) + " " + o.message;
+    });
+    EXPECT_EQ(m, std::to_string(int(photon::RunOutcome::Status::UnitError)) +
+                     " command 0: ntt: modulus 0 = 1125899915231233 (51 bits) is not below 2^ntt.word_bits = "
+                     "2^36 (the unit's modular word width)")
+        << impl;
+  }
 }
 
 }  // namespace

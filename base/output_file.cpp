@@ -1,0 +1,32 @@
+#include "base/output_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "base/error.h"
+
+namespace photon {
+
+void probe_output_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  if (path.empty()) throw Error("empty output path");
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) throw Error("directory " + dir.string() + " does not exist").with_context(path);
+  const bool existed = fs::exists(p, ec);
+  if (existed && !fs::is_regular_file(p, ec)) throw Error("not a regular file (refusing to replace it)").with_context(path);
+  const int fd = existed ? ::open(path.c_str(), O_WRONLY | O_CLOEXEC)
+                         : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw Error(std::string(existed ? "cannot be written: " : "cannot be created: ") + std::strerror(errno))
+        .with_context(path);
+  ::close(fd);
+  if (!existed) ::unlink(path.c_str());
+}
+
+}  // namespace photon
