@@ -9,6 +9,8 @@ const char* run_status_name(RunOutcome::Status s) {
     case RunOutcome::Status::FirmwareError: return "firmware_error";
     case RunOutcome::Status::Deadlock: return "deadlock";
     case RunOutcome::Status::Timeout: return "timeout";
+    case RunOutcome::Status::FirmwareFault: return "firmware_fault";
+    case RunOutcome::Status::Watchdog: return "watchdog";
   }
   return "error";
 }
