@@ -19,11 +19,9 @@ namespace photon {
 
 namespace {
 
-/// One request of a unit: its byte address, the address with the unit bits cleared (equal for
-/// two units' requests that meet the same banks, rows and address repeats) and its index in the
-/// stream.
+/// One request of a unit: its byte address and its index in the stream.
 struct UnitRequest {
-  uint64_t addr, key, index;
+  uint64_t addr, index;
 };
 
 /// A unit's window after running its requests up to the one that closes the window (or all of
@@ -66,12 +64,19 @@ std::vector<HbmRateProbe> HbmController::sample_rates(const HbmStream& stream, b
   const uint32_t units_n = units();
   const uint64_t unit_mask = map_.unit_mask();
   const uint64_t ab = cfg_.access_bytes();
+  const uint32_t ob = map_.offset_bits();
   std::vector<std::vector<UnitRequest>> reqs(units_n);
+  for (auto& r : reqs) r.reserve(limit / units_n + 64);
   for (Cursor c = cur; c.i < limit; next(s, c)) {
-    const uint64_t k = c.k0 + c.col;
-    const uint64_t a = k * ab;
-    reqs[map_.decode(a).unit].push_back(UnitRequest{a, k & ~unit_mask, c.i});
+    const uint64_t a = (c.k0 + c.col) * ab;
+    reqs[map_.decode(a).unit].push_back(UnitRequest{a, c.i});
   }
+  // Two units' requests meet the same banks, rows and address repeats when their column
+  // indices agree outside the unit bits.
+  auto same_request = [&](const UnitRequest& x, const UnitRequest& y) {
+    return ((x.addr >> ob) & ~unit_mask) == ((y.addr >> ob) & ~unit_mask) &&
+           (x.index >= w0) == (y.index >= w0);
+  };
 
   // One unit's controller over its own requests, sampled as access() samples a unit; stops at
   // the request that closes the window.
@@ -101,7 +106,7 @@ std::vector<HbmRateProbe> HbmController::sample_rates(const HbmStream& stream, b
     const auto& b = reqs[r];
     if (a.size() < w.used || (!w.closed && a.size() != w.used)) return false;
     for (size_t j = 0; j < w.used; ++j)
-      if (a[j].key != b[j].key || (a[j].index >= w0) != (b[j].index >= w0)) return false;
+      if (!same_request(a[j], b[j])) return false;
     return true;
   };
   std::vector<int> window_of(units_n, -1);  // index into rep_window
