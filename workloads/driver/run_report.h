@@ -44,7 +44,7 @@ struct RunReport {
 /// The version every report names (and sweep result keys include).
 constexpr const char* kPhotonVersion = "0.1.0";
 
-/// "ok", "unit_error", "firmware_error", "deadlock" or "timeout".
+/// "ok", "unit_error", "firmware_error", "deadlock", "timeout", "firmware_fault" or "watchdog".
 const char* run_status_name(RunOutcome::Status s);
 
 /// The fields every run's report has, from one simulation of `w` on `cfg`: the platform's rows,
