@@ -119,7 +119,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   const uint64_t edge = uint64_t(units()) * kFfEdgePerUnit;
   const bool reusable = big && n >= 3 * edge;
   auto known = big ? rates_.find(key) : rates_.end();
-  if (reusable && known == rates_.end() && !sampler_) {
+  if (reusable && known == rates_.end()) {
     calibrate(s, is_write);
     known = rates_.find(key);
   }
@@ -165,7 +165,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
       touched_stamp_[d.unit] = group_;
       touched_.push_back(d.unit);
     }
-    if (ff && i >= w0) sample(pending, d.unit, refresh);
+    if (ff && i >= w0) sample(probe_[d.unit], ch, pending, refresh);
   }
   uint64_t done = arrival_cycle;
   for (uint32_t u : touched_) {
@@ -176,9 +176,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   return done;
 }
 
-void HbmController::sample(uint32_t& pending, uint32_t u, bool refresh) {
-  Probe& p = probe_[u];
-  const HbmChannelController& ch = ch_[u];
+void HbmController::sample(Probe& p, const HbmChannelController& ch, uint32_t& pending, bool refresh) {
   switch (p.state) {
     case Probe::kIdle:  // first request after the warm-up: choose the window's start
       p.start_ref = ch.counters().refreshes + 1;
@@ -234,11 +232,7 @@ void HbmController::calibrate(const HbmStream& s, bool is_write) {
     const uint64_t per_row = c.row_bytes / cfg_.access_bytes() + 1;
     c.rows = need / per_row + 2;
   }
-  HbmController sim(cfg_);
-  sim.sampler_ = true;
-  sim.access(c, is_write, 0);
-  auto it = sim.rates_.find(key);
-  rates_[key] = it != sim.rates_.end() ? it->second : std::vector<Probe>{};
+  rates_[key] = sample_rates(c, is_write);
   ++calibrations_;
   if (memo.enabled()) memo.put(memo_key, rates_[key]);
 }

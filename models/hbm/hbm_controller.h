@@ -94,6 +94,12 @@ class HbmController {
   uint64_t calibrations() const { return calibrations_; }
   /// Latest cycle any channel has simulated up to.
   uint64_t max_cycle() const;
+  /// The sampled windows (one per unit) that a fresh controller of this configuration measures
+  /// for `stream` (README "Sampling"): what a calibration keeps for the stream's shape. Empty if
+  /// the stream is too short to sample or a unit with work in the middle was not saturated.
+  /// Runs each distinct per-unit request sequence once (hbm_sampling.cpp); equal, field for
+  /// field, to the interleaved run of the whole stream.
+  std::vector<HbmRateProbe> sample_rates(const HbmStream& stream, bool is_write) const;
 
   /// Fast-forward plan in periods of the address map (2^row_shift column accesses, at least
   /// units x columns): exact warm-up, sampled window (refresh off: kFfWindowPeriods; on:
@@ -111,9 +117,9 @@ class HbmController {
   /// A stream shape: (is_write, row_bytes, stride); see shape_key().
   using ShapeKey = std::tuple<bool, uint64_t, uint64_t>;
   using Probe = HbmRateProbe;  ///< one unit's sampling window (hbm_calibration.h)
-  /// Window bookkeeping after a request to unit `u`; `pending` counts the units whose window
-  /// has not closed yet (waiting to open or open).
-  void sample(uint32_t& pending, uint32_t u, bool refresh);
+  /// Window bookkeeping of window `p` after a request to its unit's controller `ch`; `pending`
+  /// counts the units whose window has not closed yet (waiting to open or open).
+  static void sample(Probe& p, const HbmChannelController& ch, uint32_t& pending, bool refresh);
   /// Position in a stream's column sequence: row `row`, column `col` of that row (which has
   /// `cols` column accesses starting at column index `k0`), sequence index `i`.
   struct Cursor {
@@ -165,7 +171,6 @@ class HbmController {
   std::map<ShapeKey, std::vector<Probe>> rates_;
   uint64_t ff_accesses_ = 0, ff_reuses_ = 0, calibrations_ = 0;
   uint64_t drain_cycle_ = 0;
-  bool sampler_ = false;  ///< a calibration controller: samples in-stream, never calibrates
 };
 
 }  // namespace photon

@@ -25,9 +25,11 @@ std::string lower_batchnorm(Ctx& c) {
   // Fold scale, B, mean, var into y = x * s + t, s = scale / sqrt(var + eps), t = B - mean * s.
   std::vector<float> s(C), t(C);
   bool known = true;
+  const TensorInfo &scale = c.t(n.inputs.at(1)), &bias = c.t(n.inputs.at(2));
+  const TensorInfo &mean = c.t(n.inputs.at(3)), &var = c.t(n.inputs.at(4));
   for (int64_t ch = 0; ch < C; ++ch) {
-    auto sc = const_value(c.t(n.inputs.at(1)), ch), b = const_value(c.t(n.inputs.at(2)), ch);
-    auto m = const_value(c.t(n.inputs.at(3)), ch), v = const_value(c.t(n.inputs.at(4)), ch);
+    auto sc = const_value(scale, ch), b = const_value(bias, ch);
+    auto m = const_value(mean, ch), v = const_value(var, ch);
     if (!sc || !b || !m || !v) {
       known = false;
       break;
