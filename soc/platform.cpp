@@ -209,7 +209,25 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     out.message = cpu_->fault().message;
     return out;
   }
-  if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) return out;
+  if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) {
+    // Done means the ring was consumed up to and including its END (firmware.c publishes
+    // RING_HEAD = END's index + 1): a firmware that reports done early dispatched nothing more.
+    const uint64_t n = program_.commands.size();
+    uint64_t expected = n;
+    for (uint64_t i = 0; i < n; ++i)
+      if (program_.commands[i].opcode == pcs::Opcode::End) {
+        expected = i + 1;
+        break;
+      }
+    const uint32_t head = sys_->regs.get(regs::SYS::RING_HEAD);
+    if (head < expected) {
+      out.status = RunOutcome::Status::FirmwareError;
+      out.failing_command = head;
+      out.message = "firmware reported done after dispatching " + std::to_string(head) + " of " +
+                    std::to_string(expected) + " commands (SYS.RING_HEAD did not reach the END command)";
+    }
+    return out;
+  }
   const uint32_t status = sys_->regs.get(regs::SYS::STATUS);
   const uint32_t code = regs::SYS::STATUS_CODE.get(status);
   out.failing_command = sys_->regs.get(regs::SYS::ERROR_CMD);

@@ -128,6 +128,23 @@ TEST(Rv32Timer, InterruptFiresAtTheDeadline) {
   EXPECT_LE(rep["simulated_time_ns"].get<double>(), 5300.0);
 }
 
+TEST(Rv32Firmware, DoneWithoutConsumingTheRingIsAFirmwareError) {
+  // fw_done_early returns PHOTON_FW_STATE_DONE at once: 3 commands (fence, fence, end), none
+  // dispatched; not a run with every unit idle and status ok.
+  const std::string pasm = temp_path("done_early.pasm"), report = temp_path("done_early.json");
+  photon_test::write_text(pasm, "fence\nfence\nend\n");
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + pasm +
+                        " --set cpu.model=rv32 --set cpu.firmware=" + test_elf("done_early") + " --report " +
+                        report + " --quiet");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(photon_test::count_lines(r.err), 1) << r.err;
+  const auto rep = nlohmann::json::parse(slurp(report));
+  EXPECT_EQ(rep["status"], "firmware_error");
+  EXPECT_NE(rep["error"].get<std::string>().find("firmware reported done after dispatching 0 of 3 commands"),
+            std::string::npos)
+      << rep["error"];
+}
+
 TEST(Rv32Firmware, SleepingForeverIsADeadlockNamingWhereTheFirmwareSleeps) {
   // A Wait nobody signals: the firmware sleeps in wfi and no event is left (not a watchdog).
   const std::string pasm = temp_path("deadlock.pasm"), report = temp_path("deadlock.json");
