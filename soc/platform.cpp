@@ -183,9 +183,12 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
 }
 
 RunOutcome Platform::run(const std::function<void(double)>& progress, double max_ns, double slice_ns) {
+  // The kernel runs no further than the earlier of max_ns and the firmware CPU's watchdog.
+  const double wd_ns = cpu_->watchdog_ns();
+  const double bound_ns = wd_ns > 0 && (max_ns <= 0 || wd_ns < max_ns) ? wd_ns : max_ns;
   if (!progress) {
-    if (max_ns > 0)
-      sc_core::sc_start(sc_core::sc_time(max_ns, sc_core::SC_NS));
+    if (bound_ns > 0)
+      sc_core::sc_start(sc_core::sc_time(bound_ns, sc_core::SC_NS));
     else
       sc_core::sc_start();
   } else {
@@ -193,14 +196,18 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     while (!cpu_->finished() && sc_core::sc_pending_activity()) {
       double now = ns_of(sc_core::sc_time_stamp());
-      if (max_ns > 0 && now >= max_ns) break;
+      if (bound_ns > 0 && now >= bound_ns) break;
       // Run at least up to the next event, so that a long idle gap cannot stall the loop.
       sc_core::sc_time step(slice_ns, sc_core::SC_NS);
       step = std::max(step, sc_core::sc_time_to_pending_activity());
+      if (bound_ns > 0) step = std::min(step, sc_core::sc_time(bound_ns - now, sc_core::SC_NS));
       sc_core::sc_start(step, sc_core::SC_EXIT_ON_STARVATION);
       progress(ns_of(sc_core::sc_time_stamp()));
     }
   }
+  if (wd_ns > 0 && !cpu_->finished() && sc_core::sc_pending_activity() &&
+      ns_of(sc_core::sc_time_stamp()) >= wd_ns * (1 - 1e-12))
+    cpu_->watchdog_expired();
   RunOutcome out;
   out.simulated_time_ns = ns_of(cpu_->finished() ? cpu_->finish_time() : sc_core::sc_time_stamp());
   if (cpu_->finished() && cpu_->fault().kind != CpuFault::Kind::None) {

@@ -162,8 +162,8 @@ void Rv32Cpu::sync() {
 
 void Rv32Cpu::sleep() {
   // Asleep, the firmware waits for the interrupt line or its timer deadline only. The watchdog
-  // bounds a firmware that runs: it is checked whenever the core executes (a sleeping firmware
-  // is woken by the platform, or the kernel runs out of events and the run is a deadlock).
+  // bounds a sleeping firmware through the platform, which runs the kernel no further than
+  // watchdog_ns() (a sleep with no event left is a deadlock, reported before that).
   sync();
   asleep_ = true;
   while (!core_.wake_pending()) {
@@ -249,6 +249,27 @@ void Rv32Cpu::end(CpuFault::Kind kind, const std::string& message) {
   // notice would go to stdout, which belongs to the CLI).
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_stop();
+}
+
+std::string Rv32Cpu::watchdog_message() const {
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%.15g", setup_.watchdog_us);
+  return std::string("watchdog: the firmware did not finish within cpu.watchdog_us = ") + limit +
+         " us of simulated time; " + where();
+}
+
+void Rv32Cpu::watchdog_expired() {
+  // The kernel stopped at the bound while the core slept or waited (a running core ends itself
+  // at its watchdog cycle): account the sleep up to now, then end here, at the bound.
+  if (finished_) return;
+  const uint64_t c = cycle_at(sc_core::sc_time_stamp());
+  if (asleep_ && c > core_.cycles()) core_.advance_asleep(c - core_.cycles());
+  fault_ = {CpuFault::Kind::Watchdog, watchdog_message()};
+  finish_time_ = sc_core::sc_time_stamp();
+  finished_ = true;
+  final_state_ = 0;
+  close_interval();
+  if (gdb_) gdb_->terminated(14 /* SIGALRM */);
 }
 
 bool Rv32Cpu::debug_stop(int signal) {
@@ -357,11 +378,7 @@ void Rv32Cpu::run() {
       if (!debug_stop(5)) return;
     }
     if (core_.cycles() >= wd_cycle || (wd_ns > 0 && sc_core::sc_time_stamp().to_seconds() * 1e9 >= wd_ns)) {
-      char limit[32];
-      std::snprintf(limit, sizeof limit, "%g", setup_.watchdog_us);
-      end(CpuFault::Kind::Watchdog,
-          std::string("watchdog: the firmware did not finish within cpu.watchdog_us = ") + limit +
-              " us of simulated time; " + where());
+      end(CpuFault::Kind::Watchdog, watchdog_message());
       return;
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp(), t = core_time();

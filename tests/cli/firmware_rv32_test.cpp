@@ -128,6 +128,21 @@ TEST(Rv32Timer, InterruptFiresAtTheDeadline) {
   EXPECT_LE(rep["simulated_time_ns"].get<double>(), 5300.0);
 }
 
+TEST(Rv32Watchdog, BoundsAFirmwareAsleepOnAFarTimer) {
+  // fw_far_timer: mtimecmp 2^42 ticks ahead, wfi forever: the sleep may not jump past the
+  // watchdog; the run ends at exactly cpu.watchdog_us (the default, 1 s) of simulated time.
+  photon_test::CliResult r;
+  const nlohmann::json rep = run_fault("far_timer", "", r);
+  EXPECT_EQ(r.status, 1);
+  ASSERT_TRUE(rep.is_object()) << r.err;
+  EXPECT_EQ(rep["status"], "watchdog");
+  const std::string error = rep["error"];
+  EXPECT_NE(error.find("cpu.watchdog_us = 1000000 us of simulated time"), std::string::npos) << error;
+  EXPECT_NE(error.find(" in far_timer"), std::string::npos) << error;
+  EXPECT_NE(error.find("(asleep in wfi)"), std::string::npos) << error;
+  EXPECT_EQ(rep["simulated_time_ns"].get<double>(), 1e9);
+}
+
 TEST(Rv32Firmware, DoneWithoutConsumingTheRingIsAFirmwareError) {
   // fw_done_early returns PHOTON_FW_STATE_DONE at once: 3 commands (fence, fence, end), none
   // dispatched; not a run with every unit idle and status ok.
