@@ -252,8 +252,19 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     else if (code == uint32_t(regs::FwError::RING))
       out.message = "command stream ended without an END command (after " +
                     std::to_string(out.failing_command) + " commands)";
+    else if (cpu_->final_state() != unsigned(regs::FwState::ERROR))
+      out.message = "firmware exited with state " + std::to_string(cpu_->final_state()) + "; expected " +
+                    std::to_string(unsigned(regs::FwState::DONE)) + " (done) or " +
+                    std::to_string(unsigned(regs::FwState::ERROR)) + " (error)";
+    else if (code == 0)
+      out.message = "firmware reported an error without an error code in SYS.STATUS (expected " +
+                    std::to_string(uint32_t(regs::FwError::OPCODE)) + " opcode or " +
+                    std::to_string(uint32_t(regs::FwError::RING)) + " ring)";
     else
-      out.message = idx + "firmware error code " + std::to_string(code);
+      out.message = idx + "firmware error code " + std::to_string(code) + " in SYS.STATUS (codes: " +
+                    std::to_string(uint32_t(regs::FwError::UNIT)) + " unit error, but no unit failed; " +
+                    std::to_string(uint32_t(regs::FwError::OPCODE)) + " opcode; " +
+                    std::to_string(uint32_t(regs::FwError::RING)) + " ring)";
     return out;
   }
   if (max_ns > 0 && sc_core::sc_pending_activity()) {

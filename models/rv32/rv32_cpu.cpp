@@ -343,6 +343,18 @@ void Rv32Cpu::run() {
           end(CpuFault::Kind::Trap, msg);
           return;
         }
+        const uint32_t raw = core_.tohost_value();
+        if (!(raw & 1) || (code != PHOTON_FW_STATE_DONE && code != PHOTON_FW_STATE_ERROR)) {
+          // Only the exit protocol's codes end a run; anything else is a firmware defect.
+          end(CpuFault::Kind::Trap,
+              "firmware fault: unexpected exit: tohost = " + hex(raw) +
+                  (raw & 1 ? " (exit code " + std::to_string(code) + ")"
+                           : std::string(" (bit 0 clear: not an exit record)")) +
+                  "; expected (code << 1) | 1 with code " + std::to_string(PHOTON_FW_STATE_DONE) +
+                  " (PHOTON_FW_STATE_DONE), " + std::to_string(PHOTON_FW_STATE_ERROR) +
+                  " (PHOTON_FW_STATE_ERROR) or " + hex(RV32_EXIT_TRAP) + " (RV32_EXIT_TRAP); " + where());
+          return;
+        }
         sync();
         close_interval();
         final_state_ = code;

@@ -160,6 +160,20 @@ TEST(Rv32Firmware, DoneWithoutConsumingTheRingIsAFirmwareError) {
       << rep["error"];
 }
 
+TEST(Rv32Firmware, UnexpectedExitCodeIsNamedWithTheExpectedOnes) {
+  photon_test::CliResult r;
+  const nlohmann::json rep = run_fault("exit_code", "", r);
+  EXPECT_EQ(r.status, 1);
+  ASSERT_TRUE(rep.is_object()) << r.err;
+  EXPECT_EQ(rep["status"], "firmware_fault");
+  const std::string error = rep["error"];
+  // tohost = (12345 << 1) | 1 = 0x6073
+  EXPECT_NE(error.find("unexpected exit: tohost = 0x6073 (exit code 12345); expected (code << 1) | 1 with code "
+                       "2 (PHOTON_FW_STATE_DONE), 3 (PHOTON_FW_STATE_ERROR) or 0x7ff (RV32_EXIT_TRAP)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(Rv32Firmware, SleepingForeverIsADeadlockNamingWhereTheFirmwareSleeps) {
   // A Wait nobody signals: the firmware sleeps in wfi and no event is left (not a watchdog).
   const std::string pasm = temp_path("deadlock.pasm"), report = temp_path("deadlock.json");
