@@ -84,7 +84,16 @@ Rv32Cpu::Rv32Cpu(sc_core::sc_module_name name, const Rv32Config& cfg, const Rv32
       }
       const uint32_t e = elf_.entry();
       if (!(e - RV32_ROM_BASE < rom_.size_bytes() || e - RV32_RAM_BASE < ram_.size_bytes()))
-        throw Error("entry point " + hex(e) + " lies outside the boot ROM and the data RAM");
+        throw Error("entry point " + hex(e) + " lies outside the boot ROM [" + hex(RV32_ROM_BASE) + ", " +
+                    hex(rom_end) + ") and the data RAM [" + hex(RV32_RAM_BASE) + ", " + hex(ram_end) + ")");
+      if (e & 1)  // IALIGN = 16 with the C extension (RISC-V unprivileged ISA, 1.5)
+        throw Error("entry point " + hex(e) + " is not 2-byte aligned");
+      // The start-up code sets sp to __stack_top: a RAM smaller than the linker script's would
+      // put the stack outside it (the ELF must be relinked for another cpu.rv32.ram_kib).
+      if (const auto top = elf_.symbol("__stack_top"); top && (*top - RV32_RAM_BASE > ram_.size_bytes()))
+        throw Error("`__stack_top` at " + hex(*top) + " lies outside the data RAM [" + hex(RV32_RAM_BASE) +
+                    ", " + hex(ram_end) + ") (cpu.rv32.ram_kib = " + std::to_string(cfg.ram_kib) +
+                    "): relink the firmware for this RAM size");
       const auto tohost = elf_.symbol("tohost");
       if (!tohost) throw Error("no `tohost` symbol: the firmware could not report that it finished");
       if (*tohost - RV32_RAM_BASE >= ram_.size_bytes())

@@ -174,6 +174,35 @@ TEST(Rv32Firmware, UnexpectedExitCodeIsNamedWithTheExpectedOnes) {
       << error;
 }
 
+TEST(Rv32Firmware, OddEntryPointIsRefused) {
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+                        " --set cpu.model=rv32 --set cpu.firmware=" + test_elf("entry_odd"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "photon: error: cpu.firmware: " + test_elf("entry_odd") + ": entry point 0x3 is not 2-byte aligned\n");
+}
+
+TEST(Rv32Firmware, MemorySizesStopBelowTheNextRegion) {
+  for (const auto& [key, limit] : {std::pair{"rom_kib", "32768"}, std::pair{"ram_kib", "786432"}}) {
+    const std::string set = std::string("cpu.rv32.") + key;
+    const auto over = photon("run --config " + src("configs/default.yaml") + " --workload " +
+                             src("examples/gemm.pasm") + " --set cpu.model=rv32 --set " + set + "=" +
+                             std::to_string(std::stoul(limit) + 1));
+    EXPECT_EQ(over.status, 1);
+    EXPECT_EQ(photon_test::count_lines(over.err), 1) << over.err;
+    EXPECT_NE(over.err.find(set + ": value " + std::to_string(std::stoul(limit) + 1) + " out of range"),
+              std::string::npos)
+        << over.err;
+    EXPECT_NE(over.err.find(limit), std::string::npos) << over.err;
+  }
+  // The firmware is linked for 64 KiB of RAM: its stack top lies outside a 32 KiB one.
+  const auto small = photon("run --config " + src("configs/default.yaml") + " --workload " +
+                            src("examples/gemm.pasm") + " --set cpu.model=rv32 --set cpu.rv32.ram_kib=32");
+  EXPECT_EQ(small.status, 1);
+  EXPECT_EQ(photon_test::count_lines(small.err), 1) << small.err;
+  EXPECT_NE(small.err.find("cpu.rv32.ram_kib"), std::string::npos) << small.err;
+}
+
 TEST(Rv32Firmware, SleepingForeverIsADeadlockNamingWhereTheFirmwareSleeps) {
   // A Wait nobody signals: the firmware sleeps in wfi and no event is left (not a watchdog).
   const std::string pasm = temp_path("deadlock.pasm"), report = temp_path("deadlock.json");
