@@ -574,7 +574,7 @@ bool Rv32Cpu::write_reg(unsigned regno, uint32_t value) {
   if (regno < 32)
     core_.set_reg(regno, value);
   else if (regno == 32)
-    core_.set_pc(value);
+    core_.set_pc(value & ~1u);  // IALIGN 16: bit 0 of pc is always 0 (as jalr clears it)
   else
     return false;
   return true;
