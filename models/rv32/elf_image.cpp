@@ -103,17 +103,13 @@ std::optional<uint32_t> ElfImage::symbol(const std::string& name) const {
 }
 
 std::string ElfImage::function_at(uint32_t pc) const {
-  // Prefer a function whose [addr, addr + size) holds pc; else the nearest label below pc.
+  // Only a function (STT_FUNC) whose [addr, addr + st_size) holds pc: a data symbol or a label
+  // below pc (e.g. __stack_top) would name a function that is not there.
   const ElfSymbol* best = nullptr;
   for (const auto& s : symbols_) {
     if (s.addr > pc) break;
     if (s.function && pc < s.addr + std::max<uint32_t>(s.size, 1)) best = &s;
   }
-  if (!best)
-    for (const auto& s : symbols_) {
-      if (s.addr > pc) break;
-      if (s.function || s.size == 0) best = &s;  // nearest code label below pc
-    }
   if (!best) return "";
   if (pc == best->addr) return best->name;
   char off[16];

@@ -223,10 +223,13 @@ void Rv32Cpu::set_command_ring(uint64_t base, uint32_t entry_bytes, std::vector<
   cur_bucket_ = kind_names_.size();
 }
 
+std::string Rv32Cpu::in_function(uint32_t pc) const {
+  const std::string fn = elf_.function_at(pc);
+  return fn.empty() ? " (no function)" : " in " + fn;
+}
+
 std::string Rv32Cpu::describe_trap(const rv32::TrapRecord& t) const {
-  std::string fn = elf_.function_at(t.epc);
-  std::string s =
-      std::string(rv32::cause_name(t.cause)) + " at pc " + hex(t.epc) + (fn.empty() ? "" : " in " + fn);
+  std::string s = std::string(rv32::cause_name(t.cause)) + " at pc " + hex(t.epc) + in_function(t.epc);
   switch (t.cause) {
     case rv32::kIllegalInsn: s += " (instruction " + hex(t.tval) + ")"; break;
     case rv32::kInsnAccessFault:
@@ -241,8 +244,7 @@ std::string Rv32Cpu::describe_trap(const rv32::TrapRecord& t) const {
 }
 
 std::string Rv32Cpu::where() const {
-  const std::string fn = elf_.function_at(core_.pc());
-  return "pc " + hex(core_.pc()) + (fn.empty() ? "" : " in " + fn) + (asleep_ ? " (asleep in wfi)" : "");
+  return "pc " + hex(core_.pc()) + in_function(core_.pc()) + (asleep_ ? " (asleep in wfi)" : "");
 }
 
 void Rv32Cpu::end(CpuFault::Kind kind, const std::string& message) {
@@ -381,7 +383,7 @@ void Rv32Cpu::run() {
         end(CpuFault::Kind::Trap,
             "firmware fault: double fault: " + describe_trap(t) + " while entering the trap handler for " +
                 rv32::cause_name(first.cause) + " at pc " + hex(first.epc) +
-                (elf_.function_at(first.epc).empty() ? "" : " in " + elf_.function_at(first.epc)));
+                in_function(first.epc));
         return;
       }
       case Stop::Breakpoint:

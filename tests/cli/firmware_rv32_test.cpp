@@ -174,6 +174,17 @@ TEST(Rv32Firmware, UnexpectedExitCodeIsNamedWithTheExpectedOnes) {
       << error;
 }
 
+TEST(Rv32Fault, PcOutsideEveryFunctionIsNamedNoFunction) {
+  photon_test::CliResult r;
+  const nlohmann::json rep = run_fault("jump_unmapped", "", r);
+  EXPECT_EQ(r.status, 1);
+  ASSERT_TRUE(rep.is_object()) << r.err;
+  const std::string error = rep["error"];
+  EXPECT_NE(error.find("firmware fault: instruction access fault at pc 0x20000000 (no function)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(Rv32Firmware, OddEntryPointIsRefused) {
   const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
                         " --set cpu.model=rv32 --set cpu.firmware=" + test_elf("entry_odd"));
