@@ -68,6 +68,9 @@ void PlatformConfig::validate() const {
     const UnitImpl& i = u.implementation(impl.at(u.name));
     if (i.check) i.check(*this);
   }
+  if (!cpu.firmware.empty() && cpu.model != CpuModelKind::Rv32)
+    throw Error("cpu.firmware: only used with cpu.model=rv32 (the native model runs the firmware built into "
+                "photon); add --set cpu.model=rv32 or leave cpu.firmware empty");
   if (cpu.ring_base >= hbm.capacity_bytes())
     throw Error("cpu.ring_base: command ring lies outside HBM capacity (" +
                 std::to_string(hbm.capacity_bytes()) + " bytes)");

@@ -214,6 +214,14 @@ TEST(Rv32Firmware, MemorySizesStopBelowTheNextRegion) {
   EXPECT_NE(small.err.find("cpu.rv32.ram_kib"), std::string::npos) << small.err;
 }
 
+TEST(Rv32Firmware, FirmwareWithTheNativeModelIsAnError) {
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+                        " --set cpu.firmware=" + test_elf("illegal"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(photon_test::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("cpu.firmware: only used with cpu.model=rv32"), std::string::npos) << r.err;
+}
+
 TEST(Rv32Firmware, SleepingForeverIsADeadlockNamingWhereTheFirmwareSleeps) {
   // A Wait nobody signals: the firmware sleeps in wfi and no event is left (not a watchdog).
   const std::string pasm = temp_path("deadlock.pasm"), report = temp_path("deadlock.json");

@@ -55,6 +55,10 @@ TEST(Config, YamlValuesAndOverridesApply) {
   EXPECT_EQ(photon::config_json(cfg)["hbm"]["tRCD"], 22);
 }
 
+TEST(Config, FirmwareNeedsTheRv32Model) {
+  EXPECT_THAT(error_of("", {"cpu.firmware=x.elf"}), HasSubstr("cpu.firmware: only used with cpu.model=rv32"));
+}
+
 TEST(Config, PresetAppliesBeforeExplicitKeys) {
   // Key order in the file must not matter: the preset is applied first.
   auto path = write_temp("preset.yaml", "hbm:\n  tRCD: 30\n  preset: hbm3\n");
