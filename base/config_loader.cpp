@@ -13,6 +13,7 @@ namespace {
 
 struct Assignment {
   std::string path, value, where;
+  std::string base_dir;  ///< directory of the YAML file the value comes from ("" for --set)
 };
 
 /// Top-level sections of the parameter space ("hbm", "cpu", ...).
@@ -35,7 +36,12 @@ void apply_all(ParamSet& ps, const std::vector<Assignment>& as) {
         with_error_context(a.where, [&] {
           if (sections.count(a.path))
             throw Error(a.path + ": is a section; set one of its keys, e.g. " + a.path + ".<key>=value");
-          ps.set(a.path, a.value);
+          // A file-path key given in a YAML file names a file relative to that file.
+          if (!a.base_dir.empty() && ps.has(a.path) && ps.param(a.path).file_path && !a.value.empty() &&
+              std::filesystem::path(a.value).is_relative())
+            ps.set(a.path, (std::filesystem::path(a.base_dir) / a.value).lexically_normal().string());
+          else
+            ps.set(a.path, a.value);
         });
 }
 
@@ -95,7 +101,12 @@ void load_params(ParamSet& ps, const std::string& yaml_path, const std::vector<s
           .with_context(yaml_path + ":" + std::to_string(e.mark.line + 1) + ":" +
                         std::to_string(e.mark.column + 1));
     }
-    if (!root.IsNull()) collect(root, "", yaml_path, sections_of(ps), all);
+    if (!root.IsNull()) {
+      const size_t first = all.size();
+      collect(root, "", yaml_path, sections_of(ps), all);
+      const std::string dir = std::filesystem::path(yaml_path).parent_path().string();
+      for (size_t i = first; i < all.size(); ++i) all[i].base_dir = dir.empty() ? "." : dir;
+    }
   }
   for (const auto& o : overrides) all.push_back(parse_override(o));
   apply_all(ps, all);

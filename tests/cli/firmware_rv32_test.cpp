@@ -222,6 +222,30 @@ TEST(Rv32Firmware, FirmwareWithTheNativeModelIsAnError) {
   EXPECT_NE(r.err.find("cpu.firmware: only used with cpu.model=rv32"), std::string::npos) << r.err;
 }
 
+TEST(Rv32Firmware, FirmwareInAConfigFileIsRelativeToThatFile) {
+  // build/test-firmware/rel.yaml names fw_illegal.elf beside it; photon runs from elsewhere.
+  const std::string yaml = build_dir() + "/test-firmware/rel_firmware.yaml";
+  photon_test::write_text(yaml, "cpu:\n  model: rv32\n  firmware: fw_illegal.elf\n");
+  photon_test::CliResult r = photon("run --config " + yaml + " --workload " + src("examples/gemm.pasm") + " --quiet");
+  std::remove(yaml.c_str());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("firmware fault: illegal instruction"), std::string::npos) << r.err;
+}
+
+TEST(Rv32Firmware, UnreadableFirmwareGivesTheReasonAndThePath) {
+  const std::string missing = build_dir() + "/test-firmware/no_such.elf";
+  auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+                  " --set cpu.model=rv32 --set cpu.firmware=" + missing);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "photon: error: cpu.firmware: " + missing + ": cannot open firmware ELF file " + missing +
+                       ": No such file or directory\n");
+  const std::string dir = build_dir() + "/test-firmware";
+  r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+             " --set cpu.model=rv32 --set cpu.firmware=" + dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+}
+
 TEST(Rv32Firmware, SleepingForeverIsADeadlockNamingWhereTheFirmwareSleeps) {
   // A Wait nobody signals: the firmware sleeps in wfi and no event is left (not a watchdog).
   const std::string pasm = temp_path("deadlock.pasm"), report = temp_path("deadlock.json");
