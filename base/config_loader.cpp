@@ -14,6 +14,7 @@ namespace {
 struct Assignment {
   std::string path, value, where;
   ParamSet::Style style = ParamSet::Style::Untyped;
+  std::string base_dir;  ///< directory of the YAML file the value comes from ("" for --set)
 };
 
 /// Top-level sections of the parameter space ("hbm", "cpu", ...).
@@ -36,7 +37,12 @@ void apply_all(ParamSet& ps, const std::vector<Assignment>& as) {
         with_error_context(a.where, [&] {
           if (sections.count(a.path))
             throw Error(a.path + ": is a section; set one of its keys, e.g. " + a.path + ".<key>=value");
-          ps.set(a.path, a.value, a.style);
+          // A file-path key given in a YAML file names a file relative to that file.
+          if (!a.base_dir.empty() && ps.has(a.path) && ps.param(a.path).file_path && !a.value.empty() &&
+              std::filesystem::path(a.value).is_relative())
+            ps.set(a.path, (std::filesystem::path(a.base_dir) / a.value).lexically_normal().string(), a.style);
+          else
+            ps.set(a.path, a.value, a.style);
         });
 }
 
@@ -166,7 +172,12 @@ void load_params(ParamSet& ps, const std::string& yaml_path, const std::vector<s
                   " YAML documents ('---'); a configuration is one document")
           .with_context(where(yaml_path, docs[1]));
     const YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
-    if (!root.IsNull()) collect(root, "", yaml_path, sections_of(ps), all);
+    if (!root.IsNull()) {
+      const size_t first = all.size();
+      collect(root, "", yaml_path, sections_of(ps), all);
+      const std::string dir = std::filesystem::path(yaml_path).parent_path().string();
+      for (size_t i = first; i < all.size(); ++i) all[i].base_dir = dir.empty() ? "." : dir;
+    }
   }
   for (const auto& o : overrides) all.push_back(parse_override(o));
   apply_all(ps, all);

@@ -14,8 +14,9 @@
 // Each section declares its keys with `void declare(ParamSet&, const std::string& prefix)` and may
 // have `void validate() const`. bind_params() binds a ParamSet to one object's fields;
 // load_config() applies a YAML file and then "a.b.c=value" overrides (keys ending in ".preset"
-// first, so explicit keys win over a preset), then validates. Copying an aggregate copies plain
-// data: nothing lists the sections a second time.
+// first, so explicit keys win over a preset), then validates. A file-path key
+// (ParamSet::add_file_path) given in a YAML file is resolved against that file's directory.
+// Copying an aggregate copies plain data: nothing lists the sections a second time.
 #pragma once
 
 #include <string>

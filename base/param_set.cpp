@@ -95,6 +95,12 @@ void ParamSet::add_text(const std::string& path, std::string* v, std::string doc
   add(Param{path, Kind::Text, v, 0, 0, {}, std::move(doc), {}, {}, {}});
 }
 
+void ParamSet::add_file_path(const std::string& path, std::string* v, std::string doc) {
+  Param p{path, Kind::Text, v, 0, 0, {}, std::move(doc), {}, {}, {}};
+  p.file_path = true;
+  add(std::move(p));
+}
+
 const ParamSet::Param& ParamSet::param(const std::string& path) const {
   auto it = params_.find(path);
   if (it == params_.end()) throw Error("unknown configuration key '" + path + "'");

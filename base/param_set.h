@@ -67,6 +67,8 @@ class ParamSet {
     /// (unset for a string choice, whose target is a std::string).
     std::function<void(void*, size_t)> store_choice;
     std::function<size_t(const void*)> load_choice;
+    /// Text naming a file: a relative path in a YAML file is relative to that file's directory.
+    bool file_path = false;
   };
 
   void add_uint(const std::string& path, uint64_t* v, uint64_t min, uint64_t max, std::string doc);
@@ -76,6 +78,9 @@ class ParamSet {
   void add_choice(const std::string& path, std::string* v, std::vector<std::string> choices, std::string doc,
                   std::function<void(const std::string&)> on_set = {});
   void add_text(const std::string& path, std::string* v, std::string doc);
+  /// Text naming a file ("" allowed): load_params resolves a relative path given in a YAML file
+  /// against the file's directory (a --set value stays relative to the working directory).
+  void add_file_path(const std::string& path, std::string* v, std::string doc);
   /// A choice stored as an enumeration, spelled as `table` says (EnumTable: one table per enum).
   template <class E>
   void add_enum(const std::string& path, E* v, const class EnumTable<E>& table, std::string doc,

@@ -14,7 +14,8 @@ struct CosimConfig {
   double waveform_end_ns = 0;    ///< last simulated time dumped, ns; 0 = to the end of the run
 
   void declare(ParamSet& ps, const std::string& p) {
-    ps.add_text(p + ".waveform", &waveform, "FST waveform file of the RTL blocks (\"\": none)");
+    ps.add_file_path(p + ".waveform", &waveform,
+                     "FST waveform file of the RTL blocks (in a YAML file: relative to its directory; \"\": none)");
     ps.add_double(p + ".waveform_start_ns", &waveform_start_ns, 0, 1e15, "waveform window start, ns");
     ps.add_double(p + ".waveform_end_ns", &waveform_end_ns, 0, 1e15,
                   "waveform window end, ns (0: end of run)");

@@ -35,6 +35,13 @@ class CpuModel {
   /// Simulated time at which the firmware finished or faulted.
   virtual sc_core::sc_time finish_time() const = 0;
   virtual CpuFault fault() const { return {}; }
+  /// Simulated time by which the firmware must have finished (cpu.watchdog_us), ns; 0: none.
+  /// The platform runs the kernel no further than this, so that the bound holds whatever the
+  /// CPU does (running, asleep in wfi, waiting on a bus).
+  virtual double watchdog_ns() const { return 0; }
+  /// Called by the platform when the kernel reached watchdog_ns() and the firmware has not
+  /// finished: the CPU ends with a Watchdog fault at the current simulated time.
+  virtual void watchdog_expired() {}
   /// Where the firmware is now ("pc 0x1a4 in drain+0x12"), for deadlock messages; "" if unknown.
   virtual std::string where() const { return ""; }
 

@@ -223,9 +223,12 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   if (max_ns <= 0) max_ns = cfg_.sim.max_time_ns;  // the watchdog (sim.max_time_ns, sim.max_wall_s)
   const double max_wall_s = cfg_.sim.max_wall_s;
   bool wall_limit_hit = false;
+  // The kernel runs no further than the earlier of max_ns and the firmware CPU's watchdog.
+  const double wd_ns = cpu_->watchdog_ns();
+  const double bound_ns = wd_ns > 0 && (max_ns <= 0 || wd_ns < max_ns) ? wd_ns : max_ns;
   if (!progress && max_wall_s <= 0) {
-    if (max_ns > 0)
-      sc_core::sc_start(sc_core::sc_time(max_ns, sc_core::SC_NS));
+    if (bound_ns > 0)
+      sc_core::sc_start(sc_core::sc_time(bound_ns, sc_core::SC_NS));
     else
       sc_core::sc_start();
   } else {
@@ -235,7 +238,7 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     while (!cpu_->finished() && sc_core::sc_pending_activity()) {
       double now = ns_of(sc_core::sc_time_stamp());
-      if (max_ns > 0 && now >= max_ns) break;
+      if (bound_ns > 0 && now >= bound_ns) break;
       if (max_wall_s > 0 &&
           std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() >= max_wall_s) {
         wall_limit_hit = true;
@@ -244,11 +247,14 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
       // Run at least up to the next event, so that a long idle gap cannot stall the loop.
       sc_core::sc_time step(slice_ns, sc_core::SC_NS);
       step = std::max(step, sc_core::sc_time_to_pending_activity());
-      if (max_ns > 0) step = std::min(step, sc_core::sc_time(max_ns - now, sc_core::SC_NS));
+      if (bound_ns > 0) step = std::min(step, sc_core::sc_time(bound_ns - now, sc_core::SC_NS));
       sc_core::sc_start(step, sc_core::SC_EXIT_ON_STARVATION);
       if (progress) progress(ns_of(sc_core::sc_time_stamp()));
     }
   }
+  if (wd_ns > 0 && !cpu_->finished() && sc_core::sc_pending_activity() &&
+      ns_of(sc_core::sc_time_stamp()) >= wd_ns * (1 - 1e-12))
+    cpu_->watchdog_expired();
   RunOutcome out;
   out.simulated_time_ns = ns_of(cpu_->finished() ? cpu_->finish_time() : sc_core::sc_time_stamp());
   if (!host_error_.empty()) {
@@ -262,7 +268,25 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     out.message = cpu_->fault().message;
     return out;
   }
-  if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) return out;
+  if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) {
+    // Done means the ring was consumed up to and including its END (firmware.c publishes
+    // RING_HEAD = END's index + 1): a firmware that reports done early dispatched nothing more.
+    const uint64_t n = program_.commands.size();
+    uint64_t expected = n;
+    for (uint64_t i = 0; i < n; ++i)
+      if (program_.commands[i].opcode == pcs::Opcode::End) {
+        expected = i + 1;
+        break;
+      }
+    const uint32_t head = sys_->regs.get(regs::SYS::RING_HEAD);
+    if (head < expected) {
+      out.status = RunOutcome::Status::FirmwareError;
+      out.failing_command = head;
+      out.message = "firmware reported done after dispatching " + std::to_string(head) + " of " +
+                    std::to_string(expected) + " commands (SYS.RING_HEAD did not reach the END command)";
+    }
+    return out;
+  }
   const uint32_t status = sys_->regs.get(regs::SYS::STATUS);
   const uint32_t code = regs::SYS::STATUS_CODE.get(status);
   out.failing_command = sys_->regs.get(regs::SYS::ERROR_CMD);
@@ -280,8 +304,19 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     else if (code == uint32_t(regs::FwError::RING))
       out.message = "command stream ended without an END command (after " +
                     std::to_string(out.failing_command) + " commands)";
+    else if (cpu_->final_state() != unsigned(regs::FwState::ERROR))
+      out.message = "firmware exited with state " + std::to_string(cpu_->final_state()) + "; expected " +
+                    std::to_string(unsigned(regs::FwState::DONE)) + " (done) or " +
+                    std::to_string(unsigned(regs::FwState::ERROR)) + " (error)";
+    else if (code == 0)
+      out.message = "firmware reported an error without an error code in SYS.STATUS (expected " +
+                    std::to_string(uint32_t(regs::FwError::OPCODE)) + " opcode or " +
+                    std::to_string(uint32_t(regs::FwError::RING)) + " ring)";
     else
-      out.message = idx + "firmware error code " + std::to_string(code);
+      out.message = idx + "firmware error code " + std::to_string(code) + " in SYS.STATUS (codes: " +
+                    std::to_string(uint32_t(regs::FwError::UNIT)) + " unit error, but no unit failed; " +
+                    std::to_string(uint32_t(regs::FwError::OPCODE)) + " opcode; " +
+                    std::to_string(uint32_t(regs::FwError::RING)) + " ring)";
     return out;
   }
   if (wall_limit_hit || (max_ns > 0 && sc_core::sc_pending_activity())) {

@@ -18,7 +18,9 @@ void CpuConfig::declare(ParamSet& ps, const std::string& p) {
   ps.add_uint(p + ".ring_base", &ring_base, 0, ~uint64_t(0) >> 1, "HBM address of the command ring, bytes");
   ps.add_enum(p + ".model", &model, cpu_model_kind_table(),
               "firmware CPU: native (host-compiled firmware) or rv32 (firmware ELF on the RV32IMC ISS)");
-  ps.add_text(p + ".firmware", &firmware, "rv32: firmware ELF file; empty: the one built with photon");
+  ps.add_file_path(p + ".firmware", &firmware,
+                   "rv32: firmware ELF file (in a YAML file: relative to its directory); empty: the one built "
+                   "with photon");
   ps.add_double(p + ".watchdog_us", &watchdog_us, 0.001, 1e12,
                 "rv32: simulated time the firmware may run without finishing, us");
   rv32.declare(ps, p + ".rv32");
@@ -79,6 +81,9 @@ void PlatformConfig::validate() const {
     const UnitImpl& i = u.implementation(impl.at(u.name));
     if (i.check) i.check(*this);
   }
+  if (!cpu.firmware.empty() && cpu.model != CpuModelKind::Rv32)
+    throw Error("cpu.firmware: only used with cpu.model=rv32 (the native model runs the firmware built into "
+                "photon); add --set cpu.model=rv32 or leave cpu.firmware empty");
   if (cpu.ring_base >= hbm.capacity_bytes())
     throw Error("cpu.ring_base: command ring lies outside HBM capacity (" +
                 std::to_string(hbm.capacity_bytes()) + " bytes)");

@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include "base/error.h"
@@ -36,7 +39,14 @@ ElfImage ElfImage::load(const std::string& path) {
     if (elf_version(EV_CURRENT) == EV_NONE) throw Error("libelf initialisation failed: " + elf_msg());
     ElfHandle h;
     h.fd = ::open(path.c_str(), O_RDONLY);
-    if (h.fd < 0) throw Error("cannot open firmware ELF file");
+    std::error_code ec;
+    const std::string full = std::filesystem::absolute(path, ec).lexically_normal().string();
+    if (std::filesystem::is_directory(path, ec))
+      throw Error("is a directory, expected a firmware ELF file (" + full + ")");
+    if (h.fd < 0) {
+      const int err = errno;
+      throw Error("cannot open firmware ELF file " + full + ": " + std::strerror(err));
+    }
     h.elf = elf_begin(h.fd, ELF_C_READ, nullptr);
     if (!h.elf || elf_kind(h.elf) != ELF_K_ELF) throw Error("not an ELF file");
     if (gelf_getclass(h.elf) != ELFCLASS32) throw Error("not a 32-bit ELF file (expected RV32)");
@@ -103,17 +113,13 @@ std::optional<uint32_t> ElfImage::symbol(const std::string& name) const {
 }
 
 std::string ElfImage::function_at(uint32_t pc) const {
-  // Prefer a function whose [addr, addr + size) holds pc; else the nearest label below pc.
+  // Only a function (STT_FUNC) whose [addr, addr + st_size) holds pc: a data symbol or a label
+  // below pc (e.g. __stack_top) would name a function that is not there.
   const ElfSymbol* best = nullptr;
   for (const auto& s : symbols_) {
     if (s.addr > pc) break;
     if (s.function && pc < s.addr + std::max<uint32_t>(s.size, 1)) best = &s;
   }
-  if (!best)
-    for (const auto& s : symbols_) {
-      if (s.addr > pc) break;
-      if (s.function || s.size == 0) best = &s;  // nearest code label below pc
-    }
   if (!best) return "";
   if (pc == best->addr) return best->name;
   char off[16];

@@ -42,7 +42,8 @@ class ElfImage {
   const std::vector<ElfSymbol>& symbols() const { return symbols_; }
   /// Address of a symbol by name.
   std::optional<uint32_t> symbol(const std::string& name) const;
-  /// The function containing `pc` as "name" or "name+0x1c"; empty if no symbol covers it.
+  /// The function containing `pc` as "name" or "name+0x1c": an STT_FUNC symbol with
+  /// addr <= pc < addr + st_size (st_size 0: pc == addr); empty if none covers it.
   std::string function_at(uint32_t pc) const;
 
  private:

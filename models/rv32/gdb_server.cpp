@@ -304,14 +304,28 @@ std::string GdbServer::handle(GdbTarget& t, const std::string& p, Resume& resume
       return "OK";
     }
     case 'c':
-      resume = Resume::Continue;
+    case 's':
+      resume = p[0] == 'c' ? Resume::Continue : Resume::Step;
       resumed = true;
       if (parse_hex(p, pos, a)) t.write_reg(32, uint32_t(a));
       return "";
-    case 's':
-      resume = Resume::Step;
+    case 'C':
+    case 'S':  // "C sig[;addr]": continue (step) with a signal; the core has none to deliver
+      if (!parse_hex(p, pos, a)) return "E01";
+      resume = p[0] == 'C' ? Resume::Continue : Resume::Step;
       resumed = true;
-      if (parse_hex(p, pos, a)) t.write_reg(32, uint32_t(a));
+      if (pos < p.size() && p[pos] == ';' && parse_hex(p, ++pos, a)) t.write_reg(32, uint32_t(a));
+      return "";
+    case 'v':
+      if (p == "vCont?") return "vCont;c;C;s;S";
+      if (p.rfind("vCont;", 0) == 0 && p.size() > 6) {
+        // One thread: the first action applies ("vCont;C04:1;c" continues); a signal is dropped.
+        const char act = p[6];
+        if (act != 'c' && act != 'C' && act != 's' && act != 'S') return "E01";
+        resume = act == 'c' || act == 'C' ? Resume::Continue : Resume::Step;
+        resumed = true;
+        return "";
+      }
       return "";
     case 'D':
       resume = Resume::Detach;

@@ -6,7 +6,10 @@
 //   ?            last stop signal           g / G      read / write x0..x31, pc
 //   p n / P n=v  one register (33.. are the CSRs of the target description)
 //   m a,l / M a,l:hex  memory              Z0/Z1 / z0/z1  breakpoints (kept by the core)
-//   c / s        continue / single step    D / k      detach / kill (the run goes on / ends)
+//   c / s [addr] continue / single step    D / k      detach / kill (the run goes on / ends)
+//   C / S sig[;addr], vCont? and vCont;c|C|s|S  as c / s (the hart has no signal to deliver:
+//                the signal is dropped, so that `continue` after a caught trap resumes)
+//   A pc written with bit 0 set (c/s addr, P, G) is masked to even (IALIGN 16).
 //   qSupported, qXfer:features:read:target.xml (riscv:rv32, org.gnu.gdb.riscv.cpu and .csr),
 //   qAttached, qC, qfThreadInfo/qsThreadInfo, Hg/Hc, vMustReplyEmpty; anything else: "".
 // Stop replies: S05 (breakpoint, step), S02 (Ctrl-C), S04 / S0b / S07 (illegal instruction,

@@ -1,5 +1,7 @@
 #include "models/rv32/rv32_config.h"
 
+#include "firmware/rv32/rv32_memory_map.h"
+
 namespace photon {
 
 void Rv32Config::declare(ParamSet& ps, const std::string& p) {
@@ -20,8 +22,12 @@ void Rv32Config::declare(ParamSet& ps, const std::string& p) {
   cyc("trap_cycles", &trap_cycles, "taking an exception or interrupt");
   ps.add_enum(p + ".misaligned", &misaligned, rv32_misaligned_table(),
               "misaligned load/store: split (two accesses, +1 cycle) or trap");
-  ps.add_uint(p + ".rom_kib", &rom_kib, 1, 1u << 20, "boot ROM size, KiB");
-  ps.add_uint(p + ".ram_kib", &ram_kib, 1, 1u << 20, "data RAM size, KiB");
+  // The memories may not reach the next region of the address map (rv32_memory_map.h): the ROM
+  // ends below the CLINT, the RAM below the control-bus window.
+  ps.add_uint(p + ".rom_kib", &rom_kib, 1, (RV32_CLINT_BASE - RV32_ROM_BASE) / 1024,
+              "boot ROM size, KiB (at most up to the CLINT at 0x02000000)");
+  ps.add_uint(p + ".ram_kib", &ram_kib, 1, (RV32_MMIO_BASE - RV32_RAM_BASE) / 1024,
+              "data RAM size, KiB (at most up to the control-bus window at 0x40000000)");
   ps.add_double(p + ".mtime_mhz", &mtime_mhz, 0.001, 1e5, "machine timer rate, MHz");
 }
 

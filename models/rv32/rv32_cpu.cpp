@@ -84,7 +84,16 @@ Rv32Cpu::Rv32Cpu(sc_core::sc_module_name name, const Rv32Config& cfg, const Rv32
       }
       const uint32_t e = elf_.entry();
       if (!(e - RV32_ROM_BASE < rom_.size_bytes() || e - RV32_RAM_BASE < ram_.size_bytes()))
-        throw Error("entry point " + hex(e) + " lies outside the boot ROM and the data RAM");
+        throw Error("entry point " + hex(e) + " lies outside the boot ROM [" + hex(RV32_ROM_BASE) + ", " +
+                    hex(rom_end) + ") and the data RAM [" + hex(RV32_RAM_BASE) + ", " + hex(ram_end) + ")");
+      if (e & 1)  // IALIGN = 16 with the C extension (RISC-V unprivileged ISA, 1.5)
+        throw Error("entry point " + hex(e) + " is not 2-byte aligned");
+      // The start-up code sets sp to __stack_top: a RAM smaller than the linker script's would
+      // put the stack outside it (the ELF must be relinked for another cpu.rv32.ram_kib).
+      if (const auto top = elf_.symbol("__stack_top"); top && (*top - RV32_RAM_BASE > ram_.size_bytes()))
+        throw Error("`__stack_top` at " + hex(*top) + " lies outside the data RAM [" + hex(RV32_RAM_BASE) +
+                    ", " + hex(ram_end) + ") (cpu.rv32.ram_kib = " + std::to_string(cfg.ram_kib) +
+                    "): relink the firmware for this RAM size");
       const auto tohost = elf_.symbol("tohost");
       if (!tohost) throw Error("no `tohost` symbol: the firmware could not report that it finished");
       if (*tohost - RV32_RAM_BASE >= ram_.size_bytes())
@@ -162,8 +171,8 @@ void Rv32Cpu::sync() {
 
 void Rv32Cpu::sleep() {
   // Asleep, the firmware waits for the interrupt line or its timer deadline only. The watchdog
-  // bounds a firmware that runs: it is checked whenever the core executes (a sleeping firmware
-  // is woken by the platform, or the kernel runs out of events and the run is a deadlock).
+  // bounds a sleeping firmware through the platform, which runs the kernel no further than
+  // watchdog_ns() (a sleep with no event left is a deadlock, reported before that).
   sync();
   asleep_ = true;
   while (!core_.wake_pending()) {
@@ -214,10 +223,13 @@ void Rv32Cpu::set_command_ring(uint64_t base, uint32_t entry_bytes, std::vector<
   cur_bucket_ = kind_names_.size();
 }
 
+std::string Rv32Cpu::in_function(uint32_t pc) const {
+  const std::string fn = elf_.function_at(pc);
+  return fn.empty() ? " (no function)" : " in " + fn;
+}
+
 std::string Rv32Cpu::describe_trap(const rv32::TrapRecord& t) const {
-  std::string fn = elf_.function_at(t.epc);
-  std::string s =
-      std::string(rv32::cause_name(t.cause)) + " at pc " + hex(t.epc) + (fn.empty() ? "" : " in " + fn);
+  std::string s = std::string(rv32::cause_name(t.cause)) + " at pc " + hex(t.epc) + in_function(t.epc);
   switch (t.cause) {
     case rv32::kIllegalInsn: s += " (instruction " + hex(t.tval) + ")"; break;
     case rv32::kInsnAccessFault:
@@ -232,8 +244,7 @@ std::string Rv32Cpu::describe_trap(const rv32::TrapRecord& t) const {
 }
 
 std::string Rv32Cpu::where() const {
-  const std::string fn = elf_.function_at(core_.pc());
-  return "pc " + hex(core_.pc()) + (fn.empty() ? "" : " in " + fn) + (asleep_ ? " (asleep in wfi)" : "");
+  return "pc " + hex(core_.pc()) + in_function(core_.pc()) + (asleep_ ? " (asleep in wfi)" : "");
 }
 
 void Rv32Cpu::end(CpuFault::Kind kind, const std::string& message) {
@@ -249,6 +260,27 @@ void Rv32Cpu::end(CpuFault::Kind kind, const std::string& message) {
   // notice would go to stdout, which belongs to the CLI).
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_stop();
+}
+
+std::string Rv32Cpu::watchdog_message() const {
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%.15g", setup_.watchdog_us);
+  return std::string("watchdog: the firmware did not finish within cpu.watchdog_us = ") + limit +
+         " us of simulated time; " + where();
+}
+
+void Rv32Cpu::watchdog_expired() {
+  // The kernel stopped at the bound while the core slept or waited (a running core ends itself
+  // at its watchdog cycle): account the sleep up to now, then end here, at the bound.
+  if (finished_) return;
+  const uint64_t c = cycle_at(sc_core::sc_time_stamp());
+  if (asleep_ && c > core_.cycles()) core_.advance_asleep(c - core_.cycles());
+  fault_ = {CpuFault::Kind::Watchdog, watchdog_message()};
+  finish_time_ = sc_core::sc_time_stamp();
+  finished_ = true;
+  final_state_ = 0;
+  close_interval();
+  if (gdb_) gdb_->terminated(14 /* SIGALRM */);
 }
 
 bool Rv32Cpu::debug_stop(int signal) {
@@ -322,6 +354,18 @@ void Rv32Cpu::run() {
           end(CpuFault::Kind::Trap, msg);
           return;
         }
+        const uint32_t raw = core_.tohost_value();
+        if (!(raw & 1) || (code != PHOTON_FW_STATE_DONE && code != PHOTON_FW_STATE_ERROR)) {
+          // Only the exit protocol's codes end a run; anything else is a firmware defect.
+          end(CpuFault::Kind::Trap,
+              "firmware fault: unexpected exit: tohost = " + hex(raw) +
+                  (raw & 1 ? " (exit code " + std::to_string(code) + ")"
+                           : std::string(" (bit 0 clear: not an exit record)")) +
+                  "; expected (code << 1) | 1 with code " + std::to_string(PHOTON_FW_STATE_DONE) +
+                  " (PHOTON_FW_STATE_DONE), " + std::to_string(PHOTON_FW_STATE_ERROR) +
+                  " (PHOTON_FW_STATE_ERROR) or " + hex(RV32_EXIT_TRAP) + " (RV32_EXIT_TRAP); " + where());
+          return;
+        }
         sync();
         close_interval();
         final_state_ = code;
@@ -339,7 +383,7 @@ void Rv32Cpu::run() {
         end(CpuFault::Kind::Trap,
             "firmware fault: double fault: " + describe_trap(t) + " while entering the trap handler for " +
                 rv32::cause_name(first.cause) + " at pc " + hex(first.epc) +
-                (elf_.function_at(first.epc).empty() ? "" : " in " + elf_.function_at(first.epc)));
+                in_function(first.epc));
         return;
       }
       case Stop::Breakpoint:
@@ -357,11 +401,7 @@ void Rv32Cpu::run() {
       if (!debug_stop(5)) return;
     }
     if (core_.cycles() >= wd_cycle || (wd_ns > 0 && sc_core::sc_time_stamp().to_seconds() * 1e9 >= wd_ns)) {
-      char limit[32];
-      std::snprintf(limit, sizeof limit, "%g", setup_.watchdog_us);
-      end(CpuFault::Kind::Watchdog,
-          std::string("watchdog: the firmware did not finish within cpu.watchdog_us = ") + limit +
-              " us of simulated time; " + where());
+      end(CpuFault::Kind::Watchdog, watchdog_message());
       return;
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp(), t = core_time();
@@ -536,7 +576,7 @@ bool Rv32Cpu::write_reg(unsigned regno, uint32_t value) {
   if (regno < 32)
     core_.set_reg(regno, value);
   else if (regno == 32)
-    core_.set_pc(value);
+    core_.set_pc(value & ~1u);  // IALIGN 16: bit 0 of pc is always 0 (as jalr clears it)
   else
     return false;
   return true;

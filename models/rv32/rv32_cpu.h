@@ -72,6 +72,8 @@ class Rv32Cpu : public sc_core::sc_module, public CpuModel, private rv32::Rv32Bu
   unsigned final_state() const override { return final_state_; }
   sc_core::sc_time finish_time() const override { return finish_time_; }
   CpuFault fault() const override { return fault_; }
+  double watchdog_ns() const override { return setup_.watchdog_us * 1000.0; }
+  void watchdog_expired() override;
   std::string where() const override;
   uint64_t mmio_accesses() const override { return mmio_; }
   const std::vector<std::string>& bus_error_log() const override { return bus_error_log_; }
@@ -99,6 +101,8 @@ class Rv32Cpu : public sc_core::sc_module, public CpuModel, private rv32::Rv32Bu
   void refresh_irqs();
   uint64_t mtime() override;
   void end(CpuFault::Kind kind, const std::string& message);
+  std::string watchdog_message() const;
+  std::string in_function(uint32_t pc) const;  ///< " in name+0x1c" or " (no function)"
   std::string describe_trap(const rv32::TrapRecord& t) const;
   bool debug_stop(int signal);  ///< false: GDB killed the run
   void close_interval();

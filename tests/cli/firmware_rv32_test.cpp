@@ -128,6 +128,124 @@ TEST(Rv32Timer, InterruptFiresAtTheDeadline) {
   EXPECT_LE(rep["simulated_time_ns"].get<double>(), 5300.0);
 }
 
+TEST(Rv32Watchdog, BoundsAFirmwareAsleepOnAFarTimer) {
+  // fw_far_timer: mtimecmp 2^42 ticks ahead, wfi forever: the sleep may not jump past the
+  // watchdog; the run ends at exactly cpu.watchdog_us (the default, 1 s) of simulated time.
+  photon_test::CliResult r;
+  const nlohmann::json rep = run_fault("far_timer", "", r);
+  EXPECT_EQ(r.status, 1);
+  ASSERT_TRUE(rep.is_object()) << r.err;
+  EXPECT_EQ(rep["status"], "watchdog");
+  const std::string error = rep["error"];
+  EXPECT_NE(error.find("cpu.watchdog_us = 1000000 us of simulated time"), std::string::npos) << error;
+  EXPECT_NE(error.find(" in far_timer"), std::string::npos) << error;
+  EXPECT_NE(error.find("(asleep in wfi)"), std::string::npos) << error;
+  EXPECT_EQ(rep["simulated_time_ns"].get<double>(), 1e9);
+}
+
+TEST(Rv32Firmware, DoneWithoutConsumingTheRingIsAFirmwareError) {
+  // fw_done_early returns PHOTON_FW_STATE_DONE at once: 3 commands (fence, fence, end), none
+  // dispatched; not a run with every unit idle and status ok.
+  const std::string pasm = temp_path("done_early.pasm"), report = temp_path("done_early.json");
+  photon_test::write_text(pasm, "fence\nfence\nend\n");
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + pasm +
+                        " --set cpu.model=rv32 --set cpu.firmware=" + test_elf("done_early") + " --report " +
+                        report + " --quiet");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(photon_test::count_lines(r.err), 1) << r.err;
+  const auto rep = nlohmann::json::parse(slurp(report));
+  EXPECT_EQ(rep["status"], "firmware_error");
+  EXPECT_NE(rep["error"].get<std::string>().find("firmware reported done after dispatching 0 of 3 commands"),
+            std::string::npos)
+      << rep["error"];
+}
+
+TEST(Rv32Firmware, UnexpectedExitCodeIsNamedWithTheExpectedOnes) {
+  photon_test::CliResult r;
+  const nlohmann::json rep = run_fault("exit_code", "", r);
+  EXPECT_EQ(r.status, 1);
+  ASSERT_TRUE(rep.is_object()) << r.err;
+  EXPECT_EQ(rep["status"], "firmware_fault");
+  const std::string error = rep["error"];
+  // tohost = (12345 << 1) | 1 = 0x6073
+  EXPECT_NE(error.find("unexpected exit: tohost = 0x6073 (exit code 12345); expected (code << 1) | 1 with code "
+                       "2 (PHOTON_FW_STATE_DONE), 3 (PHOTON_FW_STATE_ERROR) or 0x7ff (RV32_EXIT_TRAP)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(Rv32Fault, PcOutsideEveryFunctionIsNamedNoFunction) {
+  photon_test::CliResult r;
+  const nlohmann::json rep = run_fault("jump_unmapped", "", r);
+  EXPECT_EQ(r.status, 1);
+  ASSERT_TRUE(rep.is_object()) << r.err;
+  const std::string error = rep["error"];
+  EXPECT_NE(error.find("firmware fault: instruction access fault at pc 0x20000000 (no function)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(Rv32Firmware, OddEntryPointIsRefused) {
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+                        " --set cpu.model=rv32 --set cpu.firmware=" + test_elf("entry_odd"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "photon: error: cpu.firmware: " + test_elf("entry_odd") + ": entry point 0x3 is not 2-byte aligned\n");
+}
+
+TEST(Rv32Firmware, MemorySizesStopBelowTheNextRegion) {
+  for (const auto& [key, limit] : {std::pair{"rom_kib", "32768"}, std::pair{"ram_kib", "786432"}}) {
+    const std::string set = std::string("cpu.rv32.") + key;
+    const auto over = photon("run --config " + src("configs/default.yaml") + " --workload " +
+                             src("examples/gemm.pasm") + " --set cpu.model=rv32 --set " + set + "=" +
+                             std::to_string(std::stoul(limit) + 1));
+    EXPECT_EQ(over.status, 1);
+    EXPECT_EQ(photon_test::count_lines(over.err), 1) << over.err;
+    EXPECT_NE(over.err.find(set + ": value " + std::to_string(std::stoul(limit) + 1) + " out of range"),
+              std::string::npos)
+        << over.err;
+    EXPECT_NE(over.err.find(limit), std::string::npos) << over.err;
+  }
+  // The firmware is linked for 64 KiB of RAM: its stack top lies outside a 32 KiB one.
+  const auto small = photon("run --config " + src("configs/default.yaml") + " --workload " +
+                            src("examples/gemm.pasm") + " --set cpu.model=rv32 --set cpu.rv32.ram_kib=32");
+  EXPECT_EQ(small.status, 1);
+  EXPECT_EQ(photon_test::count_lines(small.err), 1) << small.err;
+  EXPECT_NE(small.err.find("cpu.rv32.ram_kib"), std::string::npos) << small.err;
+}
+
+TEST(Rv32Firmware, FirmwareWithTheNativeModelIsAnError) {
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+                        " --set cpu.firmware=" + test_elf("illegal"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(photon_test::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("cpu.firmware: only used with cpu.model=rv32"), std::string::npos) << r.err;
+}
+
+TEST(Rv32Firmware, FirmwareInAConfigFileIsRelativeToThatFile) {
+  // build/test-firmware/rel.yaml names fw_illegal.elf beside it; photon runs from elsewhere.
+  const std::string yaml = build_dir() + "/test-firmware/rel_firmware.yaml";
+  photon_test::write_text(yaml, "cpu:\n  model: rv32\n  firmware: fw_illegal.elf\n");
+  photon_test::CliResult r = photon("run --config " + yaml + " --workload " + src("examples/gemm.pasm") + " --quiet");
+  std::remove(yaml.c_str());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("firmware fault: illegal instruction"), std::string::npos) << r.err;
+}
+
+TEST(Rv32Firmware, UnreadableFirmwareGivesTheReasonAndThePath) {
+  const std::string missing = build_dir() + "/test-firmware/no_such.elf";
+  auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+                  " --set cpu.model=rv32 --set cpu.firmware=" + missing);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "photon: error: cpu.firmware: " + missing + ": cannot open firmware ELF file " + missing +
+                       ": No such file or directory\n");
+  const std::string dir = build_dir() + "/test-firmware";
+  r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+             " --set cpu.model=rv32 --set cpu.firmware=" + dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+}
+
 TEST(Rv32Firmware, SleepingForeverIsADeadlockNamingWhereTheFirmwareSleeps) {
   // A Wait nobody signals: the firmware sleeps in wfi and no event is left (not a watchdog).
   const std::string pasm = temp_path("deadlock.pasm"), report = temp_path("deadlock.json");

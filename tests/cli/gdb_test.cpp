@@ -187,4 +187,46 @@ TEST(Gdb, CtrlCStopsARunningFirmwareAndKillEndsTheRun) {
   EXPECT_NE(rep["error"].get<std::string>().find("ended by the debugger"), std::string::npos);
 }
 
+uint32_t le32(const std::string& hex) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | uint32_t(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  return v;
+}
+
+TEST(Gdb, ContinueWithASignalAfterACaughtTrapResumesAndOddPcIsMasked) {
+  // fw_illegal: the trap is caught before it is taken (S04, SIGILL); "C04" (what gdb sends for
+  // `continue` after a SIGILL stop) resumes, the trap is taken and the run ends on the fault.
+  const std::string report = temp_path("gdb_csig.json");
+  Served s = start_photon(run_args(report, "--set cpu.firmware=" + build_dir() + "/test-firmware/fw_illegal.elf"));
+  ASSERT_GT(s.port, 0);
+  {
+    Rsp gdb(s.port);
+    ASSERT_TRUE(gdb.ok());
+    gdb.send("?");
+    EXPECT_EQ(gdb.recv(), "S05");
+    gdb.send("vCont?");
+    EXPECT_EQ(gdb.recv(), "vCont;c;C;s;S");
+    // A pc with bit 0 set is masked to even (IALIGN 16): 0x3 reads back as 0x2.
+    gdb.send("P20=03000000");
+    EXPECT_EQ(gdb.recv(), "OK");
+    gdb.send("p20");
+    EXPECT_EQ(le32(gdb.recv()), 2u);
+    gdb.send("P20=00000000");  // back to the entry
+    EXPECT_EQ(gdb.recv(), "OK");
+    gdb.send("vCont;S05");  // one step, the signal dropped
+    EXPECT_EQ(gdb.recv(), "S05");
+    gdb.send("p20");
+    const uint32_t pc = le32(gdb.recv());
+    EXPECT_TRUE(pc == 2 || pc == 4) << pc;  // one compressed or one full instruction
+    gdb.send("c");
+    EXPECT_EQ(gdb.recv(), "S04");
+    gdb.send("C04");
+    EXPECT_EQ(gdb.recv(), "X04");  // the trap handler reported the fault: the run ended
+  }
+  EXPECT_EQ(finish(s), 1);
+  const auto rep = nlohmann::json::parse(slurp(report));
+  EXPECT_EQ(rep["status"], "firmware_fault");
+  EXPECT_NE(rep["error"].get<std::string>().find("illegal instruction"), std::string::npos) << rep["error"];
+}
+
 }  // namespace

@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "firmware/rv32/rv32_memory_map.h"
+#include "photon_regs.h"
 
 #define REG32(addr) (*(volatile uint32_t*)(uintptr_t)(addr))
 
@@ -34,7 +35,23 @@ __attribute__((noinline)) void timer_interrupt(void) {
   __asm__ volatile("csrs mie, %0" ::"r"(1u << 7)); /* MTIE */
   __asm__ volatile("csrsi mstatus, 8");            /* MIE */
   while (!timer_fired) __asm__ volatile("wfi");
+  /* Done means the ring was consumed: skip every command (the platform checks RING_HEAD). */
+  REG32(RV32_MMIO_BASE + PHOTON_SYS_BASE + PHOTON_SYS_RING_HEAD) =
+      REG32(RV32_MMIO_BASE + PHOTON_SYS_BASE + PHOTON_SYS_RING_TAIL);
 }
+
+/* FAULT 7: the timer armed 2^42 ticks (about 73 min) ahead and wfi forever: the watchdog, not
+ * the timer, ends the run. */
+__attribute__((noinline)) void far_timer(void) {
+  REG32(RV32_CLINT_BASE + RV32_CLINT_MTIMECMP) = 0;
+  REG32(RV32_CLINT_BASE + RV32_CLINT_MTIMECMP + 4) = 1024;
+  __asm__ volatile("csrw mie, %0" ::"r"(1u << 7)); /* MTIE only */
+  for (;;) __asm__ volatile("wfi");
+}
+/* FAULT 10: a jump to 0x20000000, nothing mapped and no function there (just above the data
+ * RAM's __stack_top, the last symbol below it). */
+static volatile uint32_t jump_target = 0x20000000u;
+__attribute__((noinline)) void jump_unmapped(void) { ((void (*)(void))(uintptr_t)jump_target)(); }
 
 unsigned photon_fw_main(void) {
 #if FAULT == 1
@@ -49,6 +66,14 @@ unsigned photon_fw_main(void) {
   spin_forever();
 #elif FAULT == 6
   timer_interrupt();
+#elif FAULT == 7
+  far_timer();
+#elif FAULT == 8
+  return 2; /* PHOTON_FW_STATE_DONE without reading the command ring */
+#elif FAULT == 9
+  return 12345; /* no state of the exit protocol */
+#elif FAULT == 10
+  jump_unmapped();
 #endif
   return 2;
 }

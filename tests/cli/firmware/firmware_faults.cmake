@@ -1,6 +1,7 @@
 # Test firmware ELFs for photon_cli_tests (fault reports, watchdog, GDB Ctrl-C): one build of
 # faults.c per fault, into build/test-firmware/.
-set(fault_names illegal rom_store unmapped unmapped_register spin timer)
+set(fault_names illegal rom_store unmapped unmapped_register spin timer far_timer done_early exit_code
+    jump_unmapped)
 set(i 1)
 set(fault_targets "")
 foreach(n ${fault_names})
@@ -9,6 +10,10 @@ foreach(n ${fault_names})
   list(APPEND fault_targets test_fw_${n})
   math(EXPR i "${i} + 1")
 endforeach()
+# An ELF whose entry point is odd (not 2-byte aligned): the loader refuses it.
+photon_rv32_firmware(test_fw_entry_odd ${CMAKE_BINARY_DIR}/test-firmware/fw_entry_odd.elf
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/faults.c DEFINES FAULT=0 LINK_OPTIONS -Wl,--entry=0x3)
+list(APPEND fault_targets test_fw_entry_odd)
 if(TARGET photon_cli_tests)
   add_dependencies(photon_cli_tests ${fault_targets})
 endif()

@@ -1,4 +1,5 @@
 // Configuration: defaults, YAML loading, --set overrides, presets and every kind of error.
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -53,6 +54,28 @@ TEST(Config, YamlValuesAndOverridesApply) {
   EXPECT_EQ(cfg.optical_gemm.numerics, photon::Numerics::Physical);
   EXPECT_EQ(cfg.scratchpad.size_bytes(), 1024u * 1024u);
   EXPECT_EQ(photon::config_json(cfg)["hbm"]["tRCD"], 22);
+}
+
+TEST(Config, FilePathKeysInAYamlFileAreRelativeToIt) {
+  // cpu.firmware and cosim.waveform name files: relative to the YAML file's directory when given
+  // there; a --set value and an absolute path are taken as they are.
+  const std::string dir = ::testing::TempDir() + "cfgdir_paths";
+  std::filesystem::create_directories(dir + "/sub");
+  const std::string path = dir + "/sub/paths.yaml";
+  std::ofstream(path) << "cpu:\n  model: rv32\n  firmware: ../fw/my.elf\n";
+  auto cfg = load_run_config(path, {});
+  EXPECT_EQ(cfg.cpu.firmware, (std::filesystem::path(dir) / "fw/my.elf").lexically_normal().string());
+  cfg = load_run_config(path, {"cpu.firmware=rel.elf"});
+  EXPECT_EQ(cfg.cpu.firmware, "rel.elf");
+  std::ofstream(path) << "cpu:\n  model: rv32\n  firmware: /abs/my.elf\n";
+  EXPECT_EQ(load_run_config(path, {}).cpu.firmware, "/abs/my.elf");
+  // hbm.address_mapping is text but no file: untouched.
+  std::ofstream(path) << "hbm:\n  address_mapping: ro ra bg ba ch co\n";
+  EXPECT_EQ(load_run_config(path, {}).hbm.address_mapping, "ro ra bg ba ch co");
+}
+
+TEST(Config, FirmwareNeedsTheRv32Model) {
+  EXPECT_THAT(error_of("", {"cpu.firmware=x.elf"}), HasSubstr("cpu.firmware: only used with cpu.model=rv32"));
 }
 
 TEST(Config, PresetAppliesBeforeExplicitKeys) {
