@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "soc/platform.h"
+#include "workloads/driver/fhe_summary.h"
 #include "workloads/fhe/fhe_lowering.h"
 
 namespace photon::cli {
@@ -59,6 +60,20 @@ void add_fhe_command(CLI::App& app, int& status) {
     r["breakdown"] = breakdown;
     r["ntt_counters"] = ntt.counters;
     r["hbm"] = rep.hbm;
+    // The op rows (latency, detail, memory plan: bytes by class and peak scratchpad) and their sums.
+    nlohmann::json rows = nlohmann::json::array();
+    for (const OpRow& row : rep.ops) {
+      nlohmann::json x = {{"name", row.name}, {"kind", row.kind}, {"latency_ns", row.latency_ns}};
+      if (!row.detail.empty()) x["detail"] = row.detail;
+      if (!row.memory.empty()) {
+        nlohmann::json m = nlohmann::json::object();
+        for (const auto& [name, value] : row.memory) m[name] = value;
+        x["memory"] = m;
+      }
+      rows.push_back(x);
+    }
+    r["ops"] = rows;
+    r["fhe"] = fhe_summary(rep.ops).total.to_json();
     if (!o->report.empty()) write_json_atomic(o->report, r);
     std::printf("%s\n", r.dump(1).c_str());
     status = 0;

@@ -1,0 +1,520 @@
+// The streamed lowering's core: buffers, tiling, evaluation keys, the choice of each op's shape,
+// and the plan of the scratchpad and HBM (fhe_stream_internal.h, docs/fhe.md "Memory plan").
+#include <algorithm>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "base/error.h"
+#include "workloads/fhe/fhe_keys.h"
+#include "workloads/fhe/fhe_op_traits.h"
+#include "workloads/fhe/fhe_stream_internal.h"
+
+namespace photon::fhe {
+
+namespace {
+
+bool is_key_switch(const FheOp& op) {
+  return fhe_op_needs_key(op) && fhe_op_traits(op.kind).keys != KeyUse::SubOps;
+}
+
+/// Element-wise ops whose tiles may be coefficient slices (no NTT or automorphism in them).
+bool sliceable(FheOpKind k) {
+  switch (k) {
+    case FheOpKind::Add:
+    case FheOpKind::Sub:
+    case FheOpKind::Negate:
+    case FheOpKind::AddPlain:
+    case FheOpKind::SubPlain:
+    case FheOpKind::MulPlain:
+    case FheOpKind::MulScalar:
+    case FheOpKind::Mul: return true;
+    default: return false;
+  }
+}
+
+constexpr uint32_t kMaxSplit = 6;  ///< at most 64 slices per limb
+
+}  // namespace
+
+/// A dry lowerer measures shapes: its own command stream (discarded), key cache and arena.
+struct StreamLowerer::DryContext {
+  pcs::Program prog;
+  FheCommandWriter w;
+  FheKeyCache keys;
+  StreamLowerer l;
+  DryContext(const RunConfig& cfg, const FheStreamPlan& plan)
+      : w(prog), keys(plan.slots, plan.key_region_bytes, cfg.ntt.storage_bits), l(cfg, plan, w, keys, true) {}
+};
+
+StreamLowerer::~StreamLowerer() = default;
+
+StreamLowerer::StreamLowerer(const RunConfig& cfg, const FheStreamPlan& plan, FheCommandWriter& w,
+                             FheKeyCache& keys, bool dry)
+    : cfg(cfg),
+      plan(plan),
+      dry(dry),
+      arena_(dry ? 0 : plan.work_base, dry ? (uint64_t(1) << 62) : plan.work_limit),
+      streamer_(cfg, plan.mem->chain, plan.mem->q_slots, w, arena_, dry),
+      keys_(keys) {
+  for (size_t i = 0; i < plan.pinned.size(); ++i) pinned_slot_[plan.pinned[i]] = int(i);
+  pinned_loaded_.assign(plan.pinned.size(), cfg.fhe.keys_on_chip);
+}
+
+void StreamLowerer::set_op(const FheOp& o, const StreamShape& sh) {
+  op = &o;
+  shape = sh;
+  K = o.level + 1;
+  L = o.max_level;
+  A = o.alpha;
+  beta = fhe_digits(o);
+  log_n = o.log_n;
+  lb = streamer_.limb_bytes(log_n);
+}
+
+PolyRef StreamLowerer::home(uint64_t hbm, uint32_t stride_limbs) const {
+  PolyRef r;
+  r.spm = false;
+  r.addr = hbm;
+  r.poly_stride = uint64_t(stride_limbs) * lb;
+  r.k = K;
+  return r;
+}
+
+namespace {
+PolyRef ct_buffer(const std::optional<uint64_t>& spm, uint64_t home, const FheStreamPlan& plan, uint32_t K) {
+  PolyRef r;
+  r.spm = spm.has_value();
+  r.addr = r.spm ? *spm : home;
+  r.poly_stride = plan.ct_bytes / 2;
+  r.k = K;
+  return r;
+}
+}  // namespace
+
+PolyRef StreamLowerer::cur() const { return ct_buffer(plan.cur_spm, plan.cur_home, plan, K); }
+PolyRef StreamLowerer::opb() const { return ct_buffer(plan.opb_spm, plan.opb_home, plan, K); }
+PolyRef StreamLowerer::d2() const { return ct_buffer(plan.d2_spm, plan.d2_home, plan, K); }
+
+PolyRef StreamLowerer::alloc(uint32_t limbs, uint32_t polys) {
+  PolyRef r;
+  r.spm = true;
+  r.addr = arena_.alloc(uint64_t(limbs) * polys * lb);
+  r.poly_stride = uint64_t(limbs) * lb;
+  r.k = K;
+  return r;
+}
+
+PolyRef StreamLowerer::key(const KeyId& id) {
+  PolyRef r;
+  r.poly_stride = (uint64_t(id.max_level) + 1 + id.alpha) * lb;
+  r.k = K;
+  r.p_at = id.max_level + 1;
+  const std::string& policy = cfg.fhe.key_policy;
+  int slot = -1;
+  bool load = false;
+  if (policy == "lru" && plan.slots > 0) {
+    const FheKeyCache::Grant g = keys_.acquire(id);
+    slot = g.slot;
+    load = g.load;
+  } else if (policy == "pinned") {
+    auto it = pinned_slot_.find(id);
+    if (it != pinned_slot_.end()) {
+      slot = it->second;
+      load = !pinned_loaded_[size_t(slot)];
+      pinned_loaded_[size_t(slot)] = true;
+    }
+  }
+  const uint64_t hbm = plan.key_base + keys_.hbm_location(id);
+  if (slot < 0) {  // streamed from HBM at every use
+    r.spm = false;
+    r.addr = hbm;
+    return r;
+  }
+  r.spm = true;
+  r.addr = plan.slots_base + uint64_t(slot) * plan.slot_bytes;
+  if (load) {  // a whole key into its slot, overlapping the ModUp that precedes its first read
+    streamer_.load(hbm, r.addr, r.poly_stride, 2 * id.dnum, r.poly_stride, r.poly_stride, ByteClass::Keys);
+    streamer_.end_transfers();
+  }
+  return r;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> StreamLowerer::groups(uint32_t lo, uint32_t hi, uint32_t g) const {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for (uint32_t a = lo; a < hi;) {
+    uint32_t b = std::min(hi, a + std::max<uint32_t>(g, 1));
+    if (a < K && b > K) b = K;
+    out.push_back({a, b - a});
+    a = b;
+  }
+  return out;
+}
+
+void StreamLowerer::map(uint32_t lo, uint32_t hi, bool whole,
+                        const std::function<void(Tile&, uint32_t lo, uint32_t n)>& make) {
+  std::vector<Tile> tiles;
+  if (whole || shape.split == 0) {
+    auto gs = groups(lo, hi, shape.g);
+    if (dry && !gs.empty())  // the largest group sizes the rings
+      gs = {*std::max_element(gs.begin(), gs.end(),
+                              [](const auto& a, const auto& b) { return a.second < b.second; })};
+    for (const auto& [a, n] : gs) {
+      Tile t;
+      t.log_n = log_n;
+      make(t, a, n);
+      tiles.push_back(std::move(t));
+    }
+  } else if (dry) {
+    if (lo < hi) {
+      Tile t;
+      t.log_n = log_n - shape.split;
+      t.split = shape.split;
+      make(t, lo, 1);
+      tiles.push_back(std::move(t));
+    }
+  } else {
+    for (uint32_t i = lo; i < hi; ++i)
+      for (uint32_t s = 0; s < (1u << shape.split); ++s) {
+        Tile t;
+        t.log_n = log_n - shape.split;
+        t.split = shape.split;
+        t.slice = s;
+        make(t, i, 1);
+        tiles.push_back(std::move(t));
+      }
+  }
+  streamer_.run(tiles);
+}
+
+std::string StreamShape::text(bool key_switch) const {
+  std::string s;
+  if (key_switch) {
+    s = ks == kAccResident ? "acc_resident" : "raised";
+    if (coeff_transposed) s += " coeff_transposed";
+    if (accp_transposed) s += " accp_transposed";
+    if (!rot_resident) s += " rot_in_hbm";
+  }
+  s += fmt::format("{}g={}", s.empty() ? "" : " ", g);
+  if (key_switch && ks == kRaised) s += fmt::format(" chunk={}", chunk);
+  if (split) s += fmt::format(" split={}", split);
+  if (tsplit) s += fmt::format(" tsplit={}", tsplit);
+  return s;
+}
+
+std::string StreamLowerer::lower(const FheOp& o) {
+  const FheOpTraits& t = fhe_op_traits(o.kind);
+  if (t.stream) {
+    const uint64_t room = plan.work_limit - plan.work_base;
+    const auto sh = shape_for(o, room);
+    if (!sh)
+      throw Error(fmt::format(
+          "scratchpad.size_kib: {} at N=2^{} l={} alpha={} needs {} KiB of working buffers, "
+          "{} KiB are left (planning fault)",
+          fhe_op_kind_name(o.kind), o.log_n, o.level, o.alpha, (min_bytes(o) + 1023) / 1024, room / 1024));
+    set_op(o, sh->first);
+    const uint64_t mark = arena_.mark();
+    konst = arena_.alloc(uint64_t(std::max<uint32_t>(shape.g, 1)) * lb);
+    t.stream(*this, o);
+    arena_.release(mark);
+    return shape.text(is_key_switch(o) || o.kind == FheOpKind::HoistedRotate);
+  }
+  if (t.expand)
+    for (const FheOp& s : t.expand(o, cfg.fhe)) lower(s);
+  return "";
+}
+
+std::string StreamLowerer::signature(const FheOp& o) const {
+  return fmt::format("{} {} {} {} {} {} {} {} {}", int(o.kind), o.log_n, o.level, o.max_level, o.alpha,
+                     o.dnum, o.ct_degree, o.count, fhe_rotation_is_identity(o));
+}
+
+uint64_t StreamLowerer::measure(const FheOp& o, const StreamShape& sh) {
+  if (!dry) {
+    if (!dry_ctx_) dry_ctx_ = std::make_unique<DryContext>(cfg, plan);
+    return dry_ctx_->l.measure(o, sh);
+  }
+  arena_.release(arena_.base());
+  arena_.reset_peak();
+  set_op(o, sh);
+  konst = arena_.alloc(uint64_t(std::max<uint32_t>(shape.g, 1)) * lb);
+  fhe_op_traits(o.kind).stream(*this, o);
+  const uint64_t bytes = arena_.peak() - arena_.base();
+  arena_.release(arena_.base());
+  return bytes;
+}
+
+std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const FheOp& o, uint64_t room) {
+  const FheOpTraits& t = fhe_op_traits(o.kind);
+  if (!t.stream) return std::make_pair(StreamShape{}, uint64_t(0));
+  auto& seen = measured_[signature(o)];
+  auto bytes_of = [&](const StreamShape& s) {
+    for (const auto& [sh, b] : seen)
+      if (sh.ks == s.ks && sh.coeff_transposed == s.coeff_transposed &&
+          sh.accp_transposed == s.accp_transposed && sh.rot_resident == s.rot_resident && sh.g == s.g &&
+          sh.split == s.split && sh.tsplit == s.tsplit && sh.chunk == s.chunk)
+        return b;
+    const uint64_t b = measure(o, s);
+    seen.push_back({s, b});
+    return b;
+  };
+  const uint32_t K0 = o.level + 1, digits = fhe_digits(o);
+  const uint32_t g_cap = cfg.fhe.limb_group ? cfg.fhe.limb_group : std::max<uint32_t>(1, (K0 + 3) / 4);
+  const bool ks = is_key_switch(o) || o.kind == FheOpKind::HoistedRotate;
+  const bool rot = ks && (o.kind == FheOpKind::Rotate || o.kind == FheOpKind::Conjugate);
+  const bool raise = o.kind == FheOpKind::ModRaise;
+  // Regimes in order of preference (fewer HBM bytes first).
+  std::vector<StreamShape> regimes;
+  for (bool rr : rot ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
+    StreamShape s;
+    s.rot_resident = rr;
+    if (ks) {
+      if (o.kind != FheOpKind::HoistedRotate) {
+        s.ks = StreamShape::kAccResident;
+        regimes.push_back(s);
+      }
+      s.ks = StreamShape::kRaised;
+      for (int v = 0; v < 4; ++v) {
+        s.coeff_transposed = v & 1;
+        s.accp_transposed = v & 2;
+        regimes.push_back(s);
+      }
+    } else if (raise) {
+      regimes.push_back(s);
+      if (!plan.cur_spm) {
+        s.coeff_transposed = true;
+        regimes.push_back(s);
+      }
+    } else {
+      regimes.push_back(s);
+    }
+  }
+  const bool can_split = ks || sliceable(o.kind);
+  for (StreamShape s : regimes) {
+    s.g = g_cap;
+    s.chunk = s.ks == StreamShape::kRaised ? digits : 1;
+    s.split = 0;
+    s.tsplit = (s.coeff_transposed || s.accp_transposed) ? 1 : 0;
+    // Shrink the knobs in turn (digits per tile, limbs per tile, slices), then refine the tile limbs.
+    for (;;) {
+      if (bytes_of(s) <= room) {
+        // Back off every knob that is not needed: fewest slices, then most digits and limbs per
+        // tile (each fit check is a measurement; footprints are monotone in each knob).
+        auto fits = [&](const StreamShape& x) { return bytes_of(x) <= room; };
+        for (StreamShape x = s; x.split > 0;) {
+          --x.split;
+          if (!fits(x)) break;
+          s = x;
+        }
+        for (StreamShape x = s; x.tsplit > 1;) {
+          --x.tsplit;
+          if (!fits(x)) break;
+          s = x;
+        }
+        for (StreamShape x = s; x.ks == StreamShape::kRaised && x.chunk < digits;) {
+          ++x.chunk;
+          if (!fits(x)) break;
+          s = x;
+        }
+        for (StreamShape x = s; x.split == 0 && x.g < g_cap;) {
+          ++x.g;
+          if (!fits(x)) break;
+          s = x;
+        }
+        return std::make_pair(s, bytes_of(s));
+      }
+      if (s.chunk > 1) {
+        s.chunk = (s.chunk + 1) / 2;
+      } else if (s.g > 1) {
+        s.g = (s.g + 1) / 2;
+      } else if (can_split && s.split < std::min<uint32_t>(kMaxSplit, o.log_n - 6)) {
+        ++s.split;
+      } else if (s.tsplit && s.tsplit < std::min<uint32_t>(kMaxSplit, o.log_n - 6)) {
+        ++s.tsplit;
+      } else {
+        break;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+uint64_t StreamLowerer::min_bytes(const FheOp& o) {
+  const auto s = shape_for(o, 0);
+  if (s) return s->second;
+  // The smallest: every knob at its limit, of each regime.
+  uint64_t best = ~uint64_t(0);
+  for (const auto& [sh, b] : measured_[signature(o)]) best = std::min(best, b);
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The plan.
+
+FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cfg, const FheMemoryPlan& mem) {
+  const FheConfig& fc = cfg.fhe;
+  FheStreamPlan p;
+  p.mem = &mem;
+  p.spm_bytes = mem.spm_bytes;
+  p.ct_bytes = 2ull * mem.q_slots * mem.lb_max;
+  p.slot_bytes = 2ull * mem.dnum_max * mem.ext_slots * mem.lb_max;
+  // Leaf ops (composites expanded) and what they use.
+  std::vector<FheOp> leaves;
+  std::function<void(const FheOp&)> add = [&](const FheOp& o) {
+    const FheOpTraits& t = fhe_op_traits(o.kind);
+    if (t.stream)
+      leaves.push_back(o);
+    else if (t.expand)
+      for (const FheOp& s : t.expand(o, fc)) add(s);
+  };
+  for (const FheOp& o : ops) add(o);
+  uint64_t heat_cur = 0, heat_opb = 0, heat_d2 = 0;
+  for (const FheOp& o : leaves) {
+    switch (o.kind) {
+      case FheOpKind::Add:
+      case FheOpKind::Sub:
+      case FheOpKind::AddPlain:
+      case FheOpKind::SubPlain:
+      case FheOpKind::MulPlain: ++heat_opb; break;
+      case FheOpKind::Encode: ++heat_opb; continue;
+      case FheOpKind::Mul: ++heat_opb, ++heat_d2; break;
+      case FheOpKind::Relinearize: ++heat_d2; break;
+      case FheOpKind::HoistedRotate: ++heat_opb; break;
+      default: break;
+    }
+    ++heat_cur;
+  }
+  // Keys: pinned by use count.
+  std::map<KeyId, uint64_t> uses;
+  std::vector<KeyId> order;
+  for (const FheOp& o : leaves)
+    for (const KeyId& k : fhe_op_keys(o, fc)) {
+      if (!uses.count(k)) order.push_back(k);
+      ++uses[k];
+    }
+
+  const uint64_t tables = kFheTablesBytes, cap = p.spm_bytes;
+  if (cap <= tables)
+    throw Error(fmt::format("scratchpad.size_kib: {} KiB leave no room beside the {} KiB of moduli tables",
+                            cap / 1024, tables / 1024));
+  // HBM: the buffers' homes at the start of the key region, the keys after them.
+  uint64_t at = mem.key_hbm_base;
+  auto take = [&](uint64_t bytes) {
+    const uint64_t a = at;
+    at += (bytes + 4095) / 4096 * 4096;
+    return a;
+  };
+  p.cur_home = take(p.ct_bytes);
+  p.opb_home = take(p.ct_bytes);
+  p.d2_home = take(p.ct_bytes / 2);
+  p.rot_home = take(p.ct_bytes);
+  p.raised_home = take(uint64_t(mem.dnum_max) * mem.ext_slots * mem.lb_max);
+  p.coeff_home = take(uint64_t(mem.q_slots) * mem.lb_max);
+  p.accp_home = take(2ull * mem.a_max * mem.lb_max);
+  p.tmp_home = take(p.ct_bytes);
+  if (at - mem.key_hbm_base >= mem.key_region_bytes)
+    throw Error(fmt::format("hbm: the streamed FHE buffers need {:.1f} MiB of HBM, {:.1f} MiB are free",
+                            (at - mem.key_hbm_base) / 1048576.0, mem.key_region_bytes / 1048576.0));
+  p.key_base = at;
+  p.key_region_bytes = mem.key_region_bytes - (at - mem.key_hbm_base);
+  p.slots_base = tables;
+  p.work_base = tables;
+  p.work_limit = cap;
+
+  // Shapes are measured by a dry lowerer on a trial plan (its residency decides the rings).
+  struct Probe {
+    pcs::Program scratch;
+    FheCommandWriter w;
+    FheKeyCache keys;
+    StreamLowerer l;
+    Probe(const RunConfig& cfg, const FheStreamPlan& trial)
+        : w(scratch),
+          keys(trial.slots, trial.key_region_bytes, cfg.ntt.storage_bits),
+          l(cfg, trial, w, keys, true) {}
+  };
+  /// The largest best-shape working region over the ops, and whether every op fits in `room`.
+  auto need = [&](const FheStreamPlan& trial, uint64_t room, const FheOp** misfit) {
+    Probe probe(cfg, trial);
+    uint64_t best = 0;
+    for (const FheOp& o : leaves) {
+      best = std::max(best, probe.l.shape_for(o, uint64_t(1) << 62)->second);
+      if (misfit && !*misfit && !probe.l.shape_for(o, room)) *misfit = &o;
+    }
+    return best;
+  };
+  const FheOp* misfit = nullptr;
+  uint64_t best = need(p, cap - tables, &misfit);
+  if (misfit) {
+    Probe probe(cfg, p);
+    const uint64_t m = probe.l.min_bytes(*misfit);
+    throw Error(fmt::format(
+        "scratchpad.size_kib: the FHE program needs at least {} KiB of scratchpad ({} at N=2^{} l={} "
+        "alpha={}: "
+        "{} KiB of streamed working buffers, plus {} KiB of moduli tables); {} KiB are configured",
+        (tables + m + 1023) / 1024, fhe_op_kind_name(misfit->kind), misfit->log_n, misfit->level,
+        misfit->alpha, (m + 1023) / 1024, tables / 1024, cap / 1024));
+  }
+
+  // Ciphertext slots, hottest first: for `hottest` before the working region is sized (an op's
+  // shape then adapts to what is left), for `spill` after it (they take what the best shapes
+  // leave); `none` keeps every ciphertext in HBM.
+  std::vector<std::pair<uint64_t, std::optional<uint64_t>*>> cts;
+  if (fc.ct_policy != "none") {
+    if (heat_cur) cts.push_back({heat_cur * 2, &p.cur_spm});
+    if (heat_d2) cts.push_back({heat_d2, &p.d2_spm});
+    if (heat_opb) cts.push_back({heat_opb * 2, &p.opb_spm});
+    std::stable_sort(cts.begin(), cts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  }
+  uint64_t ct_top = tables;
+  auto ct_size = [&](std::optional<uint64_t>* slot) {
+    return slot == &p.d2_spm ? p.ct_bytes / 2 : p.ct_bytes;
+  };
+  auto with_slots = [&](uint64_t top) {
+    FheStreamPlan t = p;
+    t.slots_base = top;
+    t.work_base = top;
+    return t;
+  };
+  if (fc.ct_policy == "hottest") {
+    for (auto& [heat, slot] : cts) {
+      const uint64_t b = ct_size(slot);
+      if (ct_top + b >= cap) continue;
+      *slot = ct_top;
+      const FheOp* bad = nullptr;
+      need(with_slots(ct_top + b), cap - ct_top - b, &bad);
+      if (bad)
+        slot->reset();
+      else
+        ct_top += b;
+    }
+    best = need(with_slots(ct_top), cap - ct_top, nullptr);
+  } else if (fc.ct_policy == "spill") {
+    const uint64_t work = std::min(cap - tables, best);
+    for (auto& [heat, slot] : cts) {
+      const uint64_t b = ct_size(slot);
+      if (ct_top + b + work > cap) continue;
+      *slot = ct_top;
+      ct_top += b;
+    }
+    best = need(with_slots(ct_top), cap - ct_top, nullptr);
+  }
+  const uint64_t work = std::min(cap - ct_top, best);
+  // Key slots from what is left.
+  p.slots_base = ct_top;
+  p.slots = 0;
+  if (fc.key_policy != "none" && mem.any_key && p.slot_bytes > 0) {
+    p.slots = uint32_t((cap - ct_top - work) / p.slot_bytes);
+    if (fc.key_policy == "pinned") {
+      std::stable_sort(order.begin(), order.end(),
+                       [&](const KeyId& a, const KeyId& b) { return uses[a] > uses[b]; });
+      if (order.size() > p.slots) order.resize(p.slots);
+      p.pinned = order;
+      p.slots = uint32_t(order.size());
+    }
+  }
+  p.work_base = p.slots_base + uint64_t(p.slots) * p.slot_bytes;
+  p.work_limit = cap;
+  return p;
+}
+
+}  // namespace photon::fhe
