@@ -52,6 +52,10 @@ struct FheStreamPlan {
   uint64_t slots_base = 0, slot_bytes = 0;
   uint32_t slots = 0;
   std::optional<uint64_t> cur_spm, opb_spm, d2_spm;  ///< ciphertext slots (none: HBM only)
+  /// Constants tile (per-limb scalars P^-1, q_l^-1, 0, broadcast: a stand-in as the resident
+  /// layout's constants buffer), below the working region, konst_limbs limbs at N_max.
+  uint64_t konst_base = 0;
+  uint32_t konst_limbs = 1;
   uint64_t work_base = 0, work_limit = 0;
   // HBM (offsets from noc.hbm_base): homes of the buffers, then the keys.
   uint64_t cur_home = 0, opb_home = 0, d2_home = 0, rot_home = 0, raised_home = 0, coeff_home = 0,
@@ -90,8 +94,11 @@ class StreamLowerer {
   const FheOp* op = nullptr;
   StreamShape shape;
   uint32_t K = 0, L = 0, A = 0, beta = 0, log_n = 0;
-  uint64_t lb = 0;     ///< bytes of one limb at the op's N
-  uint64_t konst = 0;  ///< resident constant tile (g limbs; P^-1, q_l^-1, zero: per-limb scalars)
+  uint64_t lb = 0;  ///< bytes of one limb at the op's N
+  /// dst = a (o) konst, or konst (o) a when `konst_first`, over n limbs (in commands of at most
+  /// the constants tile's limbs).
+  void with_konst(uint8_t o, uint64_t a, uint64_t dst, uint32_t n, uint32_t log_n, uint32_t moduli,
+                  bool konst_first = false);
 
   // Buffers: the ciphertext buffers (slot or home) at the op's limb size.
   PolyRef cur() const;

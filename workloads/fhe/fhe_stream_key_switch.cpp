@@ -377,7 +377,7 @@ KsFinish StreamLowerer::finish_add_both() {
               uint32_t m) {
     const uint64_t t[2] = {t0, t1};
     for (uint32_t k = 0; k < 2; ++k) {
-      l.s().ntt(pcs::Ntt::kMulMod, t[k], l.konst, t[k], n, v.log_n, m);
+      l.with_konst(pcs::Ntt::kMulMod, t[k], t[k], n, v.log_n, m);
       l.s().ntt(pcs::Ntt::kAddMod, at(v, p, k), t[k], at(v, p, k), n, v.log_n, m);
     }
   };
@@ -400,9 +400,9 @@ KsFinish StreamLowerer::finish_rotation(const PolyRef& base, ByteClass base_cls,
   f.ops = {b, o};
   f.emit = [](StreamLowerer& l, const TileView& v, size_t p, uint64_t t0, uint64_t t1, uint32_t n,
               uint32_t m) {
-    l.s().ntt(pcs::Ntt::kMulMod, t0, l.konst, t0, n, v.log_n, m);
+    l.with_konst(pcs::Ntt::kMulMod, t0, t0, n, v.log_n, m);
     l.s().ntt(pcs::Ntt::kAddMod, v.at[p], t0, at(v, p + 1, 0), n, v.log_n, m);
-    l.s().ntt(pcs::Ntt::kMulMod, t1, l.konst, at(v, p + 1, 1), n, v.log_n, m);
+    l.with_konst(pcs::Ntt::kMulMod, t1, at(v, p + 1, 1), n, v.log_n, m);
   };
   return f;
 }

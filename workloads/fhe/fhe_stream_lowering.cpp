@@ -140,6 +140,18 @@ PolyRef StreamLowerer::key(const KeyId& id) {
   return r;
 }
 
+void StreamLowerer::with_konst(uint8_t o, uint64_t a, uint64_t dst, uint32_t n, uint32_t ln, uint32_t moduli,
+                               bool konst_first) {
+  const uint64_t sb = streamer_.limb_bytes(ln);
+  const uint32_t step = std::max<uint32_t>(1, uint32_t(uint64_t(plan.konst_limbs) * plan.mem->lb_max / sb));
+  for (uint32_t i = 0; i < n; i += step) {
+    const uint32_t m = std::min(step, n - i);
+    const uint64_t x = a + i * sb, d = dst + i * sb;
+    streamer_.ntt(o, konst_first ? plan.konst_base : x, konst_first ? x : plan.konst_base, d, m, ln,
+                  moduli + 8 * i);
+  }
+}
+
 std::vector<std::pair<uint32_t, uint32_t>> StreamLowerer::groups(uint32_t lo, uint32_t hi, uint32_t g) const {
   std::vector<std::pair<uint32_t, uint32_t>> out;
   for (uint32_t a = lo; a < hi;) {
@@ -214,7 +226,6 @@ std::string StreamLowerer::lower(const FheOp& o) {
           fhe_op_kind_name(o.kind), o.log_n, o.level, o.alpha, (min_bytes(o) + 1023) / 1024, room / 1024));
     set_op(o, sh->first);
     const uint64_t mark = arena_.mark();
-    konst = arena_.alloc(uint64_t(std::max<uint32_t>(shape.g, 1)) * lb);
     t.stream(*this, o);
     arena_.release(mark);
     return shape.text(is_key_switch(o) || o.kind == FheOpKind::HoistedRotate);
@@ -237,7 +248,6 @@ uint64_t StreamLowerer::measure(const FheOp& o, const StreamShape& sh) {
   arena_.release(arena_.base());
   arena_.reset_peak();
   set_op(o, sh);
-  konst = arena_.alloc(uint64_t(std::max<uint32_t>(shape.g, 1)) * lb);
   fhe_op_traits(o.kind).stream(*this, o);
   const uint64_t bytes = arena_.peak() - arena_.base();
   arena_.release(arena_.base());
@@ -295,11 +305,13 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
     s.chunk = s.ks == StreamShape::kRaised ? digits : 1;
     s.split = 0;
     s.tsplit = (s.coeff_transposed || s.accp_transposed) ? 1 : 0;
-    // Shrink the knobs in turn (digits per tile, limbs per tile, slices), then refine the tile limbs.
+    // Steepest descent over the knobs (digits per tile, limbs per tile, slices, slot-wise
+    // slices): each step takes the move that leaves the smallest footprint; footprints are
+    // monotone in every knob, so the walk ends at the regime's smallest shape.
     for (;;) {
       if (bytes_of(s) <= room) {
         // Back off every knob that is not needed: fewest slices, then most digits and limbs per
-        // tile (each fit check is a measurement; footprints are monotone in each knob).
+        // tile.
         auto fits = [&](const StreamShape& x) { return bytes_of(x) <= room; };
         for (StreamShape x = s; x.split > 0;) {
           --x.split;
@@ -323,17 +335,17 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
         }
         return std::make_pair(s, bytes_of(s));
       }
-      if (s.chunk > 1) {
-        s.chunk = (s.chunk + 1) / 2;
-      } else if (s.g > 1) {
-        s.g = (s.g + 1) / 2;
-      } else if (can_split && s.split < std::min<uint32_t>(kMaxSplit, o.log_n - 6)) {
-        ++s.split;
-      } else if (s.tsplit && s.tsplit < std::min<uint32_t>(kMaxSplit, o.log_n - 6)) {
-        ++s.tsplit;
-      } else {
-        break;
-      }
+      const uint32_t max_split = o.log_n > 6 ? std::min<uint32_t>(kMaxSplit, o.log_n - 6) : 0;
+      std::vector<StreamShape> moves;
+      if (s.chunk > 1) moves.push_back(s), moves.back().chunk = (s.chunk + 1) / 2;
+      if (s.g > 1) moves.push_back(s), moves.back().g = (s.g + 1) / 2;
+      if (can_split && s.g == 1 && s.split < max_split) moves.push_back(s), ++moves.back().split;
+      if (s.tsplit && s.tsplit < max_split) moves.push_back(s), ++moves.back().tsplit;
+      if (moves.empty()) break;
+      size_t best = 0;
+      for (size_t i = 1; i < moves.size(); ++i)
+        if (bytes_of(moves[i]) < bytes_of(moves[best])) best = i;
+      s = moves[best];
     }
   }
   return std::nullopt;
@@ -417,8 +429,13 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
                             (at - mem.key_hbm_base) / 1048576.0, mem.key_region_bytes / 1048576.0));
   p.key_base = at;
   p.key_region_bytes = mem.key_region_bytes - (at - mem.key_hbm_base);
+  // Tables, then (from the bottom) ciphertext slots, key slots, the constants tile and the
+  // working region; planning assumes a constants tile of one limb and widens it at the end.
+  const uint64_t konst1 = mem.lb_max;
   p.slots_base = tables;
-  p.work_base = tables;
+  p.konst_base = tables;
+  p.konst_limbs = 1;
+  p.work_base = tables + konst1;
   p.work_limit = cap;
 
   // Shapes are measured by a dry lowerer on a trial plan (its residency decides the rings).
@@ -443,7 +460,7 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
     return best;
   };
   const FheOp* misfit = nullptr;
-  uint64_t best = need(p, cap - tables, &misfit);
+  uint64_t best = need(p, cap > tables + konst1 ? cap - tables - konst1 : 0, &misfit);
   if (misfit) {
     Probe probe(cfg, p);
     const uint64_t m = probe.l.min_bytes(*misfit);
@@ -451,8 +468,8 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
         "scratchpad.size_kib: the FHE program needs at least {} KiB of scratchpad ({} at N=2^{} l={} "
         "alpha={}: "
         "{} KiB of streamed working buffers, plus {} KiB of moduli tables); {} KiB are configured",
-        (tables + m + 1023) / 1024, fhe_op_kind_name(misfit->kind), misfit->log_n, misfit->level,
-        misfit->alpha, (m + 1023) / 1024, tables / 1024, cap / 1024));
+        (tables + konst1 + m + 1023) / 1024, fhe_op_kind_name(misfit->kind), misfit->log_n, misfit->level,
+        misfit->alpha, (konst1 + m + 1023) / 1024, tables / 1024, cap / 1024));
   }
 
   // Ciphertext slots, hottest first: for `hottest` before the working region is sized (an op's
@@ -472,38 +489,39 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
   auto with_slots = [&](uint64_t top) {
     FheStreamPlan t = p;
     t.slots_base = top;
-    t.work_base = top;
+    t.konst_base = top;
+    t.work_base = top + konst1;
     return t;
   };
   if (fc.ct_policy == "hottest") {
     for (auto& [heat, slot] : cts) {
       const uint64_t b = ct_size(slot);
-      if (ct_top + b >= cap) continue;
+      if (ct_top + b + konst1 >= cap) continue;
       *slot = ct_top;
       const FheOp* bad = nullptr;
-      need(with_slots(ct_top + b), cap - ct_top - b, &bad);
+      need(with_slots(ct_top + b), cap - ct_top - b - konst1, &bad);
       if (bad)
         slot->reset();
       else
         ct_top += b;
     }
-    best = need(with_slots(ct_top), cap - ct_top, nullptr);
+    best = need(with_slots(ct_top), cap - ct_top - konst1, nullptr);
   } else if (fc.ct_policy == "spill") {
-    const uint64_t work = std::min(cap - tables, best);
+    const uint64_t work = std::min(cap - tables - konst1, best);
     for (auto& [heat, slot] : cts) {
       const uint64_t b = ct_size(slot);
-      if (ct_top + b + work > cap) continue;
+      if (ct_top + b + konst1 + work > cap) continue;
       *slot = ct_top;
       ct_top += b;
     }
-    best = need(with_slots(ct_top), cap - ct_top, nullptr);
+    best = need(with_slots(ct_top), cap - ct_top - konst1, nullptr);
   }
-  const uint64_t work = std::min(cap - ct_top, best);
+  const uint64_t work = std::min(cap - ct_top - konst1, best);
   // Key slots from what is left.
   p.slots_base = ct_top;
   p.slots = 0;
   if (fc.key_policy != "none" && mem.any_key && p.slot_bytes > 0) {
-    p.slots = uint32_t((cap - ct_top - work) / p.slot_bytes);
+    p.slots = uint32_t((cap - ct_top - konst1 - work) / p.slot_bytes);
     if (fc.key_policy == "pinned") {
       std::stable_sort(order.begin(), order.end(),
                        [&](const KeyId& a, const KeyId& b) { return uses[a] > uses[b]; });
@@ -512,8 +530,23 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
       p.slots = uint32_t(order.size());
     }
   }
-  p.work_base = p.slots_base + uint64_t(p.slots) * p.slot_bytes;
+  p.konst_base = p.slots_base + uint64_t(p.slots) * p.slot_bytes;
+  p.work_base = p.konst_base + konst1;
   p.work_limit = cap;
+  // The constants tile as wide as the widest tile the ops now choose, if every op still fits.
+  {
+    Probe probe(cfg, p);
+    uint32_t g_max = 1;
+    for (const FheOp& o : leaves) g_max = std::max(g_max, probe.l.shape_for(o, cap - p.work_base)->first.g);
+    if (g_max > 1) {
+      FheStreamPlan wide = p;
+      wide.konst_limbs = g_max;
+      wide.work_base = p.konst_base + uint64_t(g_max) * mem.lb_max;
+      const FheOp* bad = nullptr;
+      if (wide.work_base < cap) need(wide, cap - wide.work_base, &bad);
+      if (wide.work_base < cap && !bad) p = wide;
+    }
+  }
   return p;
 }
 

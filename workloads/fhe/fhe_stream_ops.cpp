@@ -53,8 +53,7 @@ void const_with_cur(StreamLowerer& l, uint8_t o, bool konst_first) {
     t.compute = [&l, o, lo, n, konst_first](const TileView& v) {
       for (uint32_t k = 0; k < 2; ++k) {
         const uint64_t x = at(v, 0, k);
-        l.s().ntt(o, konst_first ? l.konst : x, konst_first ? x : l.konst, x, n, v.log_n,
-                  l.s().moduli(lo, l.K));
+        l.with_konst(o, x, x, n, v.log_n, l.s().moduli(lo, l.K), konst_first);
       }
     };
   });
@@ -141,7 +140,7 @@ void stream_rescale(StreamLowerer& l, const FheOp& op) {
       for (uint32_t k = 0; k < 2; ++k)
         l.s().ntt(pcs::Ntt::kSubMod, at(v, 0, k), at(v, 1, k), at(v, 1, k), n, v.log_n, q);
       for (uint32_t k = 0; k < 2; ++k)
-        l.s().ntt(pcs::Ntt::kMulMod, at(v, 1, k), l.konst, at(v, 0, k), n, v.log_n, q);
+        l.with_konst(pcs::Ntt::kMulMod, at(v, 1, k), at(v, 0, k), n, v.log_n, q);
     };
   });
 }
