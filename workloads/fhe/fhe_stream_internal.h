@@ -40,8 +40,16 @@ struct StreamShape {
   uint32_t split = 0;        ///< element-wise tiles: log2 of the slices per limb (0: whole limbs)
   uint32_t tsplit = 0;       ///< slot-wise (transposed) base conversions: log2 slices per limb
   uint32_t chunk = 1;        ///< digits per inner-product tile
+  /// The smallest scratchpads: single-buffered rings (no prefetch), one polynomial per tile in
+  /// whole-limb loops, no second buffer for the ModDown correction.
+  bool tight = false;
   /// "acc_resident g=4" / "raised coeff_transposed g=1 chunk=2 split=3 tsplit=4", for op details.
   std::string text(bool key_switch) const;
+  bool operator==(const StreamShape& o) const {
+    return ks == o.ks && coeff_transposed == o.coeff_transposed && accp_transposed == o.accp_transposed &&
+           rot_resident == o.rot_resident && g == o.g && split == o.split && tsplit == o.tsplit &&
+           chunk == o.chunk && tight == o.tight;
+  }
 };
 
 /// Where the program's ciphertext buffers live and how the scratchpad is divided.
@@ -89,6 +97,8 @@ class StreamLowerer {
   std::optional<std::pair<StreamShape, uint64_t>> shape_for(const FheOp& op, uint64_t bytes);
   /// The bytes the smallest shape of `op` needs.
   uint64_t min_bytes(const FheOp& op);
+  /// The working-region bytes shape `sh` of `op` needs (a dry run).
+  uint64_t measure(const FheOp& op, const StreamShape& sh);
 
   // Context of the op being lowered (valid inside the emitters).
   const FheOp* op = nullptr;
@@ -125,6 +135,8 @@ class StreamLowerer {
   KsFinish finish_rotation(const PolyRef& base, ByteClass base_cls, const PolyRef& out);
 
   FheStreamer& s() { return streamer_; }
+  /// Runs tiles with the shape's buffering (FheStreamer::run).
+  void run(std::vector<Tile>& tiles) { streamer_.run(tiles, shape.tight); }
   const RunConfig& cfg;
   const FheStreamPlan& plan;
   bool dry;
@@ -143,7 +155,6 @@ class StreamLowerer {
   void set_op(const FheOp& op, const StreamShape& sh);
   /// Candidate shapes of `op`, best first.
   std::vector<StreamShape> candidates(const FheOp& op) const;
-  uint64_t measure(const FheOp& op, const StreamShape& sh);
   std::string signature(const FheOp& op) const;
 
   struct DryContext;

@@ -173,7 +173,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       };
       slices.push_back(std::move(t));
     }
-    s().run(slices);
+    run(slices);
     for (const auto& [tlo, thi] : tg)
       map(tlo, thi, true, [&](Tile& t, uint32_t lo, uint32_t n) {
         t.ops = {operand(rj, 1, lo, n, true, true, ByteClass::Spill, ByteClass::Spill)};
@@ -206,7 +206,8 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
   const uint32_t ls = log_n - shape.split, slices = 1u << shape.split;
   // One output group's inner-product tiles: terms accumulate into acc (polys 0, 1) at acc_at(v).
   auto ip_tiles = [&](std::vector<Tile>& tiles, uint32_t lo, uint32_t n, uint32_t own, uint32_t sl,
-                      const PolyRef& acc, bool last_extra, const std::function<void(Tile&)>& extra_ops,
+                      const PolyRef& acc, bool acc_slice, bool last_extra,
+                      const std::function<void(Tile&)>& extra_ops,
                       const std::function<void(const TileView&, size_t)>& extra) {
     bool first = true;
     std::vector<std::pair<uint32_t, uint32_t>> parts;
@@ -226,9 +227,9 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       const bool f = first;
       std::function<void(const TileView&, size_t)> ex;
       if (last && last_extra) ex = extra;
-      t.compute = [this, lo, n, j0, j1, f, acc, ex](const TileView& v) {
+      t.compute = [this, lo, n, j0, j1, f, acc, acc_slice, ex](const TileView& v) {
         const uint32_t m = s().moduli(lo, K);
-        const uint64_t off = v.log_n < log_n ? uint64_t(v.slice) * s().limb_bytes(v.log_n) : 0;
+        const uint64_t off = v.log_n < log_n && !acc_slice ? uint64_t(v.slice) * s().limb_bytes(v.log_n) : 0;
         for (uint32_t j = j0; j < j1; ++j)
           for (uint32_t k = 0; k < 2; ++k)
             s().ntt(f && j == j0 ? pcs::Ntt::kMulMod : pcs::Ntt::kMulAccMod, at(v, 0, j - j0),
@@ -249,15 +250,17 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
     const auto gs = groups(K, E, shape.g);
     const uint64_t mark = s().arena().mark();
     PolyRef accg[2];
-    if (shape.accp_transposed)
-      for (auto& a : accg) a = alloc(shape.g, 2);
+    if (shape.accp_transposed) {
+      accg[0] = alloc(shape.g, 2);
+      accg[1] = shape.tight ? accg[0] : alloc(shape.g, 2);
+    }
     size_t gi = 0;
     for (const auto& [lo, n] : gs) {
       // The accumulator: the resident P part, or a group buffer whose INTT goes to HBM.
       PolyRef a = shape.accp_transposed ? accg[gi % 2] : accp;
       if (!shape.accp_transposed) a.addr = accp.limb(lo - K, lb);
       for (uint32_t sl = 0; sl < (sliced && !dry ? slices : 1u); ++sl)
-        ip_tiles(tiles, lo, n, beta, sl, a, false, {}, {});
+        ip_tiles(tiles, lo, n, beta, sl, a, false, false, {}, {});
       if (shape.accp_transposed) {  // the group's INTT, written to HBM for the slot-wise BConv
         Tile t;
         t.log_n = log_n;
@@ -272,7 +275,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       ++gi;
       if (dry) break;
     }
-    s().run(tiles);
+    run(tiles);
     s().arena().release(mark);
   }
   if (!shape.accp_transposed) {
@@ -296,18 +299,29 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       };
       tiles.push_back(std::move(t));
     }
-    s().run(tiles);
+    run(tiles);
   }
 
   // Q part: per group, ks = acc - NTT(BConv(P part)) then the finish.
   {
     const PolyRef tmp_home = home(plan.tmp_home, plan.mem->q_slots);
     const uint64_t mark = s().arena().mark();
+    // Per group: the accumulators (one slice of them when the tiles are sliced) and the
+    // ModDown correction (whole limbs: its NTT), two of each unless tight.
     PolyRef accg[2], tmpg[2];
-    for (int i = 0; i < 2; ++i) {
-      accg[i] = alloc(sliced ? 1 : shape.g, 2);
+    const uint64_t sb = s().limb_bytes(log_n - shape.split);
+    for (int i = 0; i < (shape.tight ? 1 : 2); ++i) {
+      if (sliced) {
+        accg[i].spm = true;
+        accg[i].addr = s().arena().alloc(2 * sb);
+        accg[i].poly_stride = sb;
+        accg[i].k = K;
+      } else {
+        accg[i] = alloc(shape.g, 2);
+      }
       tmpg[i] = alloc(shape.g, 2);
     }
+    if (shape.tight) accg[1] = accg[0], tmpg[1] = tmpg[0];
     // Groups never straddle a digit.
     std::vector<std::pair<uint32_t, uint32_t>> gs;
     for (uint32_t j = 0; j < beta; ++j)
@@ -345,20 +359,19 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       for (uint32_t sl = 0; sl < (sliced ? (dry ? 1u : slices) : 1u); ++sl) {
         const uint32_t glo = lo, gn = n;
         ip_tiles(
-            tiles, lo, n, own, sl, ag, true, [&](Tile& t) { fin_ops(t, glo, gn); },
+            tiles, lo, n, own, sl, ag, sliced, true, [&](Tile& t) { fin_ops(t, glo, gn); },
             [this, tg, ag, glo, gn, &fin](const TileView& v, size_t p) {
               const uint32_t m = s().moduli(glo, K);
               const uint64_t off = v.log_n < log_n ? uint64_t(v.slice) * s().limb_bytes(v.log_n) : 0;
               for (uint32_t k = 0; k < 2; ++k)
-                s().ntt(pcs::Ntt::kSubMod, ag.addr + k * ag.poly_stride + off,
-                        tg.addr + k * tg.poly_stride + off, tg.addr + k * tg.poly_stride + off, gn, v.log_n,
-                        m);
+                s().ntt(pcs::Ntt::kSubMod, ag.addr + k * ag.poly_stride, tg.addr + k * tg.poly_stride + off,
+                        tg.addr + k * tg.poly_stride + off, gn, v.log_n, m);
               fin.emit(*this, v, p, tg.addr + off, tg.addr + tg.poly_stride + off, gn, m);
             });
       }
       ++gi;
     }
-    s().run(tiles);
+    run(tiles);
     s().arena().release(mark);
   }
 }
@@ -423,15 +436,17 @@ namespace {
 /// The automorphism of both polynomials of the current ciphertext into `rot`.
 void automorph_into(StreamLowerer& l, const PolyRef& rot, uint32_t galois) {
   const PolyRef c = l.cur();
-  l.map(0, l.K, true, [&](Tile& t, uint32_t lo, uint32_t n) {
-    t.ops = {reads(c, 2, lo, n, ByteClass::CtIn),
-             operand(rot, 2, lo, n, false, true, ByteClass::Spill, ByteClass::Spill)};
-    t.compute = [&l, lo, n, galois](const TileView& v) {
-      for (uint32_t k = 0; k < 2; ++k)
-        l.s().ntt(pcs::Ntt::kAutomorph, at(v, 0, k), 0, at(v, 1, k), n, v.log_n, l.s().moduli(lo, l.K), 0,
-                  galois);
-    };
-  });
+  const uint32_t pp = l.shape.tight ? 1 : 2;  // polynomials per tile
+  for (uint32_t k0 = 0; k0 < 2; k0 += pp)
+    l.map(0, l.K, true, [&](Tile& t, uint32_t lo, uint32_t n) {
+      t.ops = {reads(c.poly(k0), pp, lo, n, ByteClass::CtIn),
+               operand(rot.poly(k0), pp, lo, n, false, true, ByteClass::Spill, ByteClass::Spill)};
+      t.compute = [&l, lo, n, galois, pp](const TileView& v) {
+        for (uint32_t k = 0; k < pp; ++k)
+          l.s().ntt(pcs::Ntt::kAutomorph, at(v, 0, k), 0, at(v, 1, k), n, v.log_n, l.s().moduli(lo, l.K), 0,
+                    galois);
+      };
+    });
 }
 
 }  // namespace
@@ -511,7 +526,7 @@ void StreamLowerer::hoisted(const FheOp& o) {
         tiles.push_back(std::move(t));
         if (dry) break;
       }
-      s().run(tiles);
+      run(tiles);
     };
     for (const auto& [lo, n] : groups(K, E, shape.g)) {
       PolyRef d = accp;

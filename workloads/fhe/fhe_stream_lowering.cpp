@@ -196,7 +196,7 @@ void StreamLowerer::map(uint32_t lo, uint32_t hi, bool whole,
         tiles.push_back(std::move(t));
       }
   }
-  streamer_.run(tiles);
+  streamer_.run(tiles, shape.tight);
 }
 
 std::string StreamShape::text(bool key_switch) const {
@@ -211,6 +211,7 @@ std::string StreamShape::text(bool key_switch) const {
   if (key_switch && ks == kRaised) s += fmt::format(" chunk={}", chunk);
   if (split) s += fmt::format(" split={}", split);
   if (tsplit) s += fmt::format(" tsplit={}", tsplit);
+  if (tight) s += " tight";
   return s;
 }
 
@@ -260,10 +261,7 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
   auto& seen = measured_[signature(o)];
   auto bytes_of = [&](const StreamShape& s) {
     for (const auto& [sh, b] : seen)
-      if (sh.ks == s.ks && sh.coeff_transposed == s.coeff_transposed &&
-          sh.accp_transposed == s.accp_transposed && sh.rot_resident == s.rot_resident && sh.g == s.g &&
-          sh.split == s.split && sh.tsplit == s.tsplit && sh.chunk == s.chunk)
-        return b;
+      if (sh == s) return b;
     const uint64_t b = measure(o, s);
     seen.push_back({s, b});
     return b;
@@ -341,6 +339,7 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
       if (s.g > 1) moves.push_back(s), moves.back().g = (s.g + 1) / 2;
       if (can_split && s.g == 1 && s.split < max_split) moves.push_back(s), ++moves.back().split;
       if (s.tsplit && s.tsplit < max_split) moves.push_back(s), ++moves.back().tsplit;
+      if (moves.empty() && !s.tight) moves.push_back(s), moves.back().tight = true;
       if (moves.empty()) break;
       size_t best = 0;
       for (size_t i = 1; i < moves.size(); ++i)

@@ -116,33 +116,35 @@ void stream_rescale(StreamLowerer& l, const FheOp& op) {
   // tile's limbs, NTT, subtract, multiply by q_l^-1 (lower_rescale, per tile).
   if (op.level < 1) throw Error("rescale at level 0: no limb left to drop");
   const uint32_t last = l.K - 1;
-  const PolyRef c = l.cur();
-  const PolyRef tail = l.alloc(1, 2);
-  l.map(last, l.K, true, [&](Tile& t, uint32_t lo, uint32_t n) {
-    t.ops = {operand(c, 2, lo, n, true, false, ByteClass::CtIn, ByteClass::CtIn)};
-    t.compute = [&l, last, tail](const TileView& v) {
-      for (uint32_t k = 0; k < 2; ++k)
-        l.s().ntt(pcs::Ntt::kInverse, at(v, 0, k), 0, tail.addr + k * tail.poly_stride, 1, v.log_n,
-                  l.s().moduli(last, l.K));
-    };
-  });
-  PolyRef scratch;  // a ring slot per tile: no HBM side
-  scratch.addr = 0;
-  l.map(0, last, true, [&](Tile& t, uint32_t lo, uint32_t n) {
-    t.ops = {ct_rw(c, lo, n), operand(scratch, 2, lo, n, false, false, ByteClass::Spill, ByteClass::Spill)};
-    t.ops[1].lo = 0;
-    t.compute = [&l, lo, n, last, tail](const TileView& v) {
-      const uint32_t q = l.s().moduli(lo, l.K);
-      for (uint32_t k = 0; k < 2; ++k)
-        l.s().bconv(tail.addr + k * tail.poly_stride, {last, last + 1}, at(v, 1, k), {lo, lo + n}, v.log_n);
-      for (uint32_t k = 0; k < 2; ++k)
-        l.s().ntt(pcs::Ntt::kForward, at(v, 1, k), 0, at(v, 1, k), n, v.log_n, q);
-      for (uint32_t k = 0; k < 2; ++k)
-        l.s().ntt(pcs::Ntt::kSubMod, at(v, 0, k), at(v, 1, k), at(v, 1, k), n, v.log_n, q);
-      for (uint32_t k = 0; k < 2; ++k)
-        l.with_konst(pcs::Ntt::kMulMod, at(v, 1, k), at(v, 0, k), n, v.log_n, q);
-    };
-  });
+  const uint32_t pp = l.shape.tight ? 1 : 2;  // polynomials per tile
+  const PolyRef tail = l.alloc(1, pp);
+  for (uint32_t k0 = 0; k0 < 2; k0 += pp) {
+    const PolyRef c = l.cur().poly(k0);
+    l.map(last, l.K, true, [&](Tile& t, uint32_t lo, uint32_t n) {
+      t.ops = {operand(c, pp, lo, n, true, false, ByteClass::CtIn, ByteClass::CtIn)};
+      t.compute = [&l, last, tail, pp](const TileView& v) {
+        for (uint32_t k = 0; k < pp; ++k)
+          l.s().ntt(pcs::Ntt::kInverse, at(v, 0, k), 0, tail.addr + k * tail.poly_stride, 1, v.log_n,
+                    l.s().moduli(last, l.K));
+      };
+    });
+    PolyRef scratch;  // a ring slot per tile: no HBM side
+    l.map(0, last, true, [&](Tile& t, uint32_t lo, uint32_t n) {
+      t.ops = {ct_rw(c, lo, n, pp),
+               operand(scratch, pp, 0, n, false, false, ByteClass::Spill, ByteClass::Spill)};
+      t.compute = [&l, lo, n, last, tail, pp](const TileView& v) {
+        const uint32_t q = l.s().moduli(lo, l.K);
+        for (uint32_t k = 0; k < pp; ++k)
+          l.s().bconv(tail.addr + k * tail.poly_stride, {last, last + 1}, at(v, 1, k), {lo, lo + n}, v.log_n);
+        for (uint32_t k = 0; k < pp; ++k)
+          l.s().ntt(pcs::Ntt::kForward, at(v, 1, k), 0, at(v, 1, k), n, v.log_n, q);
+        for (uint32_t k = 0; k < pp; ++k)
+          l.s().ntt(pcs::Ntt::kSubMod, at(v, 0, k), at(v, 1, k), at(v, 1, k), n, v.log_n, q);
+        for (uint32_t k = 0; k < pp; ++k)
+          l.with_konst(pcs::Ntt::kMulMod, at(v, 1, k), at(v, 0, k), n, v.log_n, q);
+      };
+    });
+  }
 }
 
 void stream_mod_raise(StreamLowerer& l, const FheOp& op) {
@@ -197,7 +199,7 @@ void stream_mod_raise(StreamLowerer& l, const FheOp& op) {
       };
       slices.push_back(std::move(t));
     }
-    l.s().run(slices);
+    l.run(slices);
     l.map(K, op.max_level + 1, true, [&](Tile& t, uint32_t lo, uint32_t n) {
       t.ops = {operand(ck, 1, lo, n, true, true, ByteClass::Spill, ByteClass::CtOut)};
       t.compute = [&l, lo, n](const TileView& v) {

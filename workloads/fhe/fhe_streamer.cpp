@@ -95,19 +95,7 @@ void FheStreamer::transfer(const Tile& t, const TileOperand& o, uint64_t slot, b
   }
 }
 
-uint64_t FheStreamer::ring_bytes(const std::vector<Tile>& tiles) const {
-  std::vector<uint64_t> need;
-  for (const Tile& t : tiles) {
-    if (need.size() < t.ops.size()) need.resize(t.ops.size(), 0);
-    for (size_t p = 0; p < t.ops.size(); ++p)
-      if (t.ops[p].present() && !t.ops[p].ref.spm) need[p] = std::max(need[p], operand_bytes(t, t.ops[p]));
-  }
-  uint64_t total = 0;
-  for (uint64_t b : need) total += 2 * ((b + 63) / 64 * 64);
-  return total;
-}
-
-void FheStreamer::run(std::vector<Tile>& tiles) {
+void FheStreamer::run(std::vector<Tile>& tiles, bool single) {
   if (tiles.empty()) return;
   size_t positions = 0;
   for (const Tile& t : tiles) positions = std::max(positions, t.ops.size());
@@ -124,9 +112,11 @@ void FheStreamer::run(std::vector<Tile>& tiles) {
       }
     }
   const uint64_t mark = arena_.mark();
+  const int depth = single ? 1 : 2;
   std::vector<uint64_t> slot[2];
-  for (int s = 0; s < 2; ++s)
+  for (int s = 0; s < depth; ++s)
     for (size_t p = 0; p < positions; ++p) slot[s].push_back(need[p] ? arena_.alloc(need[p]) : 0);
+  if (single) slot[1] = slot[0];
   if (dry_) {
     arena_.release(mark);
     return;
@@ -139,9 +129,12 @@ void FheStreamer::run(std::vector<Tile>& tiles) {
     }
     sync_.end_dma_group();
   };
-  loads(0);
+  if (!single) loads(0);
   for (size_t i = 0; i < tiles.size(); ++i) {
-    if (i + 1 < tiles.size()) loads(i + 1);
+    if (single)
+      loads(i);
+    else if (i + 1 < tiles.size())
+      loads(i + 1);
     const Tile& t = tiles[i];
     const uint64_t sb = limb_bytes(t.log_n), lb = limb_bytes(t.log_n + t.split);
     TileView v;

@@ -117,10 +117,9 @@ class FheStreamer {
 
   /// Runs `tiles` double-buffered: ring slots (two per operand position whose operand is in
   /// HBM, sized for the largest tile) from the arena; the loads of tile t+1 are issued before the
-  /// compute of tile t. Every tile has the same operand positions (absent ones have n = 0).
-  void run(std::vector<Tile>& tiles);
-  /// The ring bytes run() would allocate for `tiles`.
-  uint64_t ring_bytes(const std::vector<Tile>& tiles) const;
+  /// compute of tile t. With `single`, one slot per position and no prefetch (the smallest
+  /// scratchpads). Every tile has the same operand positions (absent ones have n = 0).
+  void run(std::vector<Tile>& tiles, bool single = false);
 
   FheStreamSync& sync() { return sync_; }
   FheArena& arena() { return arena_; }
