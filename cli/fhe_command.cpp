@@ -19,10 +19,11 @@ void add_fhe_command(CLI::App& app, int& status) {
     uint32_t max_level = 35, level = 35, alpha = 12;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* sub =
-      app.add_subcommand("fhe", "run one FHE scheme op (hmult, hrot, rescale, padd, pmult, hadd, bootstrap)");
+  CLI::App* sub = app.add_subcommand(
+      "fhe", "run one FHE scheme op (hmult, hmult_rescale, hrot, rescale, padd, pmult, hadd, bootstrap)");
   o->config.add_to(*sub);
-  sub->add_option("--op", o->op, "hmult | hrot | rescale | padd | pmult | hadd | bootstrap")->required();
+  sub->add_option("--op", o->op, "hmult | hmult_rescale | hrot | rescale | padd | pmult | hadd | bootstrap")
+      ->required();
   sub->add_option("--ring-degree", o->ring_degree, "ring degree N (power of two, 2^10..2^17)")->required();
   sub->add_option("--max-level", o->max_level, "L: Q limbs - 1")->required();
   sub->add_option("--level", o->level, "l: the ciphertext's level (active Q limbs - 1)")->required();

@@ -35,11 +35,14 @@ namespace photon::fhe {
 struct StreamShape {
   enum Ks : uint8_t { kAccResident, kRaised } ks = kAccResident;
   bool coeff_transposed = false, accp_transposed = false;
-  bool rot_resident = true;  ///< rotations: the rotated input stays in the working region
-  uint32_t g = 1;            ///< limbs per tile
-  uint32_t split = 0;        ///< element-wise tiles: log2 of the slices per limb (0: whole limbs)
-  uint32_t tsplit = 0;       ///< slot-wise (transposed) base conversions: log2 slices per limb
-  uint32_t chunk = 1;        ///< digits per inner-product tile
+  /// Rotations: the rotated input in the working region, rotated on the fly as each limb is read
+  /// (SimFHE's rotate: no copy; the own digits are rotated again in the inner product; whole-limb
+  /// tiles only), or a rotated copy written to HBM.
+  enum Rot : uint8_t { kRotResident, kRotOnTheFly, kRotInHbm } rot = kRotResident;
+  uint32_t g = 1;       ///< limbs per tile
+  uint32_t split = 0;   ///< element-wise tiles: log2 of the slices per limb (0: whole limbs)
+  uint32_t tsplit = 0;  ///< slot-wise (transposed) base conversions: log2 slices per limb
+  uint32_t chunk = 1;   ///< digits per inner-product tile
   /// The smallest scratchpads: single-buffered rings (no prefetch), one polynomial per tile in
   /// whole-limb loops, no second buffer for the ModDown correction.
   bool tight = false;
@@ -47,8 +50,8 @@ struct StreamShape {
   std::string text(bool key_switch) const;
   bool operator==(const StreamShape& o) const {
     return ks == o.ks && coeff_transposed == o.coeff_transposed && accp_transposed == o.accp_transposed &&
-           rot_resident == o.rot_resident && g == o.g && split == o.split && tsplit == o.tsplit &&
-           chunk == o.chunk && tight == o.tight;
+           rot == o.rot && g == o.g && split == o.split && tsplit == o.tsplit && chunk == o.chunk &&
+           tight == o.tight;
   }
 };
 
@@ -97,8 +100,12 @@ class StreamLowerer {
   std::optional<std::pair<StreamShape, uint64_t>> shape_for(const FheOp& op, uint64_t bytes);
   /// The bytes the smallest shape of `op` needs.
   uint64_t min_bytes(const FheOp& op);
-  /// The working-region bytes shape `sh` of `op` needs (a dry run).
-  uint64_t measure(const FheOp& op, const StreamShape& sh);
+  /// What a shape of an op costs (a dry run): the working region it needs, the HBM bytes it
+  /// moves and its tiles (each a DMA/NTT handshake).
+  struct ShapeCost {
+    uint64_t spm = 0, hbm = 0, tiles = 0;
+  };
+  ShapeCost measure(const FheOp& op, const StreamShape& sh);
 
   // Context of the op being lowered (valid inside the emitters).
   const FheOp* op = nullptr;
@@ -127,16 +134,24 @@ class StreamLowerer {
   /// Limb groups of [lo, hi) of at most `g` limbs, split at K.
   std::vector<std::pair<uint32_t, uint32_t>> groups(uint32_t lo, uint32_t hi, uint32_t g) const;
 
-  // Key switching (fhe_stream_key_switch.cpp): c (K limbs, NTT form) switched with key `k`.
-  void key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef& k, const KsFinish& fin);
+  // Key switching (fhe_stream_key_switch.cpp): c (K limbs, NTT form) switched with key `k`; with
+  /// `galois`, c is rotated by that NTT-domain automorphism as its limbs are read.
+  void key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef& k, const KsFinish& fin,
+                  uint32_t galois = 0);
   /// HoistedRotate: one ModUp of c, then per key an automorphism, inner product and ModDown.
   void hoisted(const FheOp& op);
   KsFinish finish_add_both();
-  KsFinish finish_rotation(const PolyRef& base, ByteClass base_cls, const PolyRef& out);
+  /// (base + ks_0 P^-1, ks_1 P^-1) into `out`; with `galois`, base is rotated as it is read.
+  KsFinish finish_rotation(const PolyRef& base, ByteClass base_cls, const PolyRef& out, uint32_t galois = 0);
 
   FheStreamer& s() { return streamer_; }
-  /// Runs tiles with the shape's buffering (FheStreamer::run).
-  void run(std::vector<Tile>& tiles) { streamer_.run(tiles, shape.tight); }
+  /// The tile's operand `src` rotated by `galois` into operand `scratch` (its address), or
+  /// operand `src` itself when galois is 0.
+  uint64_t rotated(const TileView& v, size_t src, size_t scratch, uint32_t n, uint32_t moduli,
+                   uint32_t galois);
+  /// Runs tiles with the shape's buffering (FheStreamer::run); `weight`: in a dry run, how many
+  /// times the tiles stand for their loop.
+  void run(std::vector<Tile>& tiles, uint64_t weight = 1) { streamer_.run(tiles, shape.tight, weight); }
   const RunConfig& cfg;
   const FheStreamPlan& plan;
   bool dry;
@@ -164,7 +179,7 @@ class StreamLowerer {
   FheKeyCache& keys_;
   std::map<KeyId, int> pinned_slot_;
   std::vector<bool> pinned_loaded_;
-  std::map<std::string, std::vector<std::pair<StreamShape, uint64_t>>> measured_;
+  std::map<std::string, std::vector<std::pair<StreamShape, ShapeCost>>> measured_;
 };
 
 // The op table's streamed emitters (fhe_stream_ops.cpp, fhe_stream_key_switch.cpp).

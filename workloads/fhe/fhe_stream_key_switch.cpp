@@ -48,7 +48,8 @@ struct Digit {
 
 }  // namespace
 
-void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef& key, const KsFinish& fin) {
+void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef& key, const KsFinish& fin,
+                               uint32_t galois) {
   const uint32_t E = K + A, q = plan.mem->q_slots;
   auto digit = [&](uint32_t j) { return Digit{j * A, std::min(j * A + A, K)}; };
   // Digit j's targets: the other digits' Q limbs and the P limbs (compact index).
@@ -80,11 +81,13 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       const PolyRef kj = ks.poly(2 * j);
       map(d.js, d.je, true, [&](Tile& t, uint32_t lo, uint32_t n) {
         t.ops = {reads(c, 1, lo, n, c_cls), reads(kj, 2, lo, n, ByteClass::Keys)};
-        t.compute = [this, lo, n, d, acc, coeff, o](const TileView& v) {
+        if (galois) t.ops.push_back(scratch(1, n));
+        t.compute = [this, lo, n, d, acc, coeff, o, galois](const TileView& v) {
           const uint32_t m = s().moduli(lo, K);
-          s().ntt(pcs::Ntt::kInverse, v.at[0], 0, coeff.limb(lo - d.js, lb), n, v.log_n, m);
+          const uint64_t x = rotated(v, 0, 2, n, m, galois);
+          s().ntt(pcs::Ntt::kInverse, x, 0, coeff.limb(lo - d.js, lb), n, v.log_n, m);
           for (uint32_t k = 0; k < 2; ++k)
-            s().ntt(o, v.at[0], at(v, 1, k), acc.poly(k).limb(lo, lb), n, v.log_n, m);
+            s().ntt(o, x, at(v, 1, k), acc.poly(k).limb(lo, lb), n, v.log_n, m);
         };
       });
       for (const auto& [tlo, thi] : targets(j))
@@ -133,8 +136,11 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       const PolyRef coeff = alloc(A);
       map(d.js, d.je, true, [&](Tile& t, uint32_t lo, uint32_t n) {
         t.ops = {reads(c, 1, lo, n, c_cls)};
-        t.compute = [this, lo, n, dw, coeff](const TileView& v) {
-          s().ntt(pcs::Ntt::kInverse, v.at[0], 0, coeff.limb(lo - dw.js, lb), n, v.log_n, s().moduli(lo, K));
+        if (galois) t.ops.push_back(scratch(1, n));
+        t.compute = [this, lo, n, dw, coeff, galois](const TileView& v) {
+          const uint32_t m = s().moduli(lo, K);
+          s().ntt(pcs::Ntt::kInverse, rotated(v, 0, 1, n, m, galois), 0, coeff.limb(lo - dw.js, lb), n,
+                  v.log_n, m);
         };
       });
       for (const auto& [tlo, thi] : targets(j))
@@ -153,8 +159,14 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
     map(d.js, d.je, true, [&](Tile& t, uint32_t lo, uint32_t n) {
       t.ops = {reads(c, 1, lo, n, c_cls),
                operand(coeff, 1, lo - dw.js, n, false, true, ByteClass::Spill, ByteClass::Spill)};
-      t.compute = [this, lo, n](const TileView& v) {
-        s().ntt(pcs::Ntt::kInverse, v.at[0], 0, v.at[1], n, v.log_n, s().moduli(lo, K));
+      t.compute = [this, lo, n, galois](const TileView& v) {
+        const uint32_t m = s().moduli(lo, K);
+        if (galois) {  // rotated into the coefficient slot, transformed there
+          s().ntt(pcs::Ntt::kAutomorph, v.at[0], 0, v.at[1], n, v.log_n, m, 0, galois);
+          s().ntt(pcs::Ntt::kInverse, v.at[1], 0, v.at[1], n, v.log_n, m);
+        } else {
+          s().ntt(pcs::Ntt::kInverse, v.at[0], 0, v.at[1], n, v.log_n, m);
+        }
       };
     });
     const auto tg = targets(j);
@@ -173,7 +185,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       };
       slices.push_back(std::move(t));
     }
-    run(slices);
+    run(slices, dry ? 1u << shape.tsplit : 1);
     for (const auto& [tlo, thi] : tg)
       map(tlo, thi, true, [&](Tile& t, uint32_t lo, uint32_t n) {
         t.ops = {operand(rj, 1, lo, n, true, true, ByteClass::Spill, ByteClass::Spill)};
@@ -221,20 +233,24 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       t.slice = sl;
       const bool is_own = own < beta && j0 == own;
       t.ops = {is_own ? reads(c, 1, lo, n, c_cls) : reads(raised.poly(j0), j1 - j0, lo, n, ByteClass::Spill),
-               reads(ks.poly(2 * j0), 2 * (j1 - j0), lo, n, ByteClass::Keys)};
+               reads(ks.poly(2 * j0), 2 * (j1 - j0), lo, n, ByteClass::Keys),
+               is_own && galois ? scratch(1, n) : TileOperand{}};  // position 2: the own digit rotated
       const bool last = pi + 1 == parts.size();
       if (last && last_extra) extra_ops(t);
       const bool f = first;
       std::function<void(const TileView&, size_t)> ex;
       if (last && last_extra) ex = extra;
-      t.compute = [this, lo, n, j0, j1, f, acc, acc_slice, ex](const TileView& v) {
+      const uint32_t gal = is_own ? galois : 0;
+      t.compute = [this, lo, n, j0, j1, f, acc, acc_slice, ex, gal](const TileView& v) {
         const uint32_t m = s().moduli(lo, K);
         const uint64_t off = v.log_n < log_n && !acc_slice ? uint64_t(v.slice) * s().limb_bytes(v.log_n) : 0;
+        const uint64_t src = rotated(v, 0, 2, n, m, gal);
         for (uint32_t j = j0; j < j1; ++j)
           for (uint32_t k = 0; k < 2; ++k)
-            s().ntt(f && j == j0 ? pcs::Ntt::kMulMod : pcs::Ntt::kMulAccMod, at(v, 0, j - j0),
-                    at(v, 1, 2 * (j - j0) + k), acc.addr + k * acc.poly_stride + off, n, v.log_n, m);
-        if (ex) ex(v, 2);
+            s().ntt(f && j == j0 ? pcs::Ntt::kMulMod : pcs::Ntt::kMulAccMod,
+                    src + (j - j0) * v.poly_stride[0], at(v, 1, 2 * (j - j0) + k),
+                    acc.addr + k * acc.poly_stride + off, n, v.log_n, m);
+        if (ex) ex(v, 3);
       };
       first = false;
       tiles.push_back(std::move(t));
@@ -275,7 +291,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       ++gi;
       if (dry) break;
     }
-    run(tiles);
+    run(tiles, dry ? gs.size() * (sliced ? slices : 1) : 1);
     s().arena().release(mark);
   }
   if (!shape.accp_transposed) {
@@ -299,7 +315,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       };
       tiles.push_back(std::move(t));
     }
-    run(tiles);
+    run(tiles, dry ? 1u << shape.tsplit : 1);
   }
 
   // Q part: per group, ks = acc - NTT(BConv(P part)) then the finish.
@@ -326,6 +342,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
     std::vector<std::pair<uint32_t, uint32_t>> gs;
     for (uint32_t j = 0; j < beta; ++j)
       for (const auto& g : groups(digit(j).js, digit(j).je, shape.g)) gs.push_back(g);
+    const uint64_t groups_q = gs.size();
     if (dry && !gs.empty()) gs.resize(1);
     std::vector<Tile> tiles;
     size_t gi = 0;
@@ -371,7 +388,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
       }
       ++gi;
     }
-    run(tiles);
+    run(tiles, dry ? groups_q * (sliced ? slices : 1) : 1);
     s().arena().release(mark);
   }
 }
@@ -397,8 +414,9 @@ KsFinish StreamLowerer::finish_add_both() {
   return f;
 }
 
-KsFinish StreamLowerer::finish_rotation(const PolyRef& base, ByteClass base_cls, const PolyRef& out) {
-  // (base + ks_0 * P^-1, ks_1 * P^-1)
+KsFinish StreamLowerer::finish_rotation(const PolyRef& base, ByteClass base_cls, const PolyRef& out,
+                                        uint32_t galois) {
+  // (base + ks_0 * P^-1, ks_1 * P^-1); a rotated base is rotated into a scratch slot first.
   KsFinish f;
   TileOperand b;
   b.ref = base;
@@ -411,13 +429,22 @@ KsFinish StreamLowerer::finish_rotation(const PolyRef& base, ByteClass base_cls,
   o.write = true;
   o.out_cls = ByteClass::CtOut;
   f.ops = {b, o};
-  f.emit = [](StreamLowerer& l, const TileView& v, size_t p, uint64_t t0, uint64_t t1, uint32_t n,
-              uint32_t m) {
+  if (galois) f.ops.push_back(scratch(1, 1));
+  f.emit = [galois](StreamLowerer& l, const TileView& v, size_t p, uint64_t t0, uint64_t t1, uint32_t n,
+                    uint32_t m) {
+    const uint64_t base_at = l.rotated(v, p, p + 2, n, m, galois);
     l.with_konst(pcs::Ntt::kMulMod, t0, t0, n, v.log_n, m);
-    l.s().ntt(pcs::Ntt::kAddMod, v.at[p], t0, at(v, p + 1, 0), n, v.log_n, m);
+    l.s().ntt(pcs::Ntt::kAddMod, base_at, t0, at(v, p + 1, 0), n, v.log_n, m);
     l.with_konst(pcs::Ntt::kMulMod, t1, at(v, p + 1, 1), n, v.log_n, m);
   };
   return f;
+}
+
+uint64_t StreamLowerer::rotated(const TileView& v, size_t src, size_t scr, uint32_t n, uint32_t moduli,
+                                uint32_t galois) {
+  if (!galois) return v.at[src];
+  s().ntt(pcs::Ntt::kAutomorph, v.at[src], 0, v.at[scr], n, v.log_n, moduli, 0, galois);
+  return v.at[scr];
 }
 
 void stream_relinearize(StreamLowerer& l, const FheOp& op) {
@@ -452,10 +479,21 @@ void automorph_into(StreamLowerer& l, const PolyRef& rot, uint32_t galois) {
 }  // namespace
 
 void stream_rotate(StreamLowerer& l, const FheOp& op) {
-  // Rotate and Conjugate (identity rotations read no key and emit nothing).
+  // Rotate and Conjugate (identity rotations read no key and emit nothing). The rotated input
+  // lives in the working region or in HBM (automorphism first, as lower_rotate), or is rotated on
+  // the fly as the key switch and the finish read the current ciphertext.
   for (const KeyId& key : fhe_op_keys(op, l.cfg.fhe)) {
-    const PolyRef rot = l.shape.rot_resident ? l.alloc(l.K, 2) : l.home(l.plan.rot_home, l.plan.mem->q_slots);
-    automorph_into(l, rot, key.galois | pcs::Ntt::kGaloisNttDomain);
+    const uint32_t g = key.galois | pcs::Ntt::kGaloisNttDomain;
+    if (l.shape.rot == StreamShape::kRotOnTheFly) {
+      const PolyRef c = l.cur();
+      const PolyRef k = l.key(key);
+      l.key_switch(c.poly(1), ByteClass::CtIn, k, l.finish_rotation(c.poly(0), ByteClass::CtIn, c, g), g);
+      continue;
+    }
+    const PolyRef rot = l.shape.rot == StreamShape::kRotResident
+                            ? l.alloc(l.K, 2)
+                            : l.home(l.plan.rot_home, l.plan.mem->q_slots);
+    automorph_into(l, rot, g);
     const PolyRef k = l.key(key);
     l.key_switch(rot.poly(1), ByteClass::Spill, k, l.finish_rotation(rot.poly(0), ByteClass::Spill, l.cur()));
   }
@@ -498,7 +536,7 @@ void StreamLowerer::hoisted(const FheOp& o) {
   for (const KeyId& key : fhe_op_keys(*op, cfg.fhe)) {
     const uint32_t g = key.galois | pcs::Ntt::kGaloisNttDomain;
     const uint64_t mark = s().arena().mark();
-    const PolyRef rot = shape.rot_resident ? alloc(K, 2) : home(plan.rot_home, q);
+    const PolyRef rot = shape.rot == StreamShape::kRotResident ? alloc(K, 2) : home(plan.rot_home, q);
     automorph_into(*this, rot, g);
     const PolyRef ks = this->key(key);
     const PolyRef accp = alloc(A, 2), acc = alloc(shape.g, 2), tmp = alloc(shape.g, 2);

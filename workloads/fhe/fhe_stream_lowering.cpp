@@ -166,11 +166,14 @@ std::vector<std::pair<uint32_t, uint32_t>> StreamLowerer::groups(uint32_t lo, ui
 void StreamLowerer::map(uint32_t lo, uint32_t hi, bool whole,
                         const std::function<void(Tile&, uint32_t lo, uint32_t n)>& make) {
   std::vector<Tile> tiles;
+  uint64_t weight = 1;
   if (whole || shape.split == 0) {
     auto gs = groups(lo, hi, shape.g);
-    if (dry && !gs.empty())  // the largest group sizes the rings
+    if (dry && !gs.empty()) {  // the largest group stands for all: it sizes the rings
+      weight = gs.size();
       gs = {*std::max_element(gs.begin(), gs.end(),
                               [](const auto& a, const auto& b) { return a.second < b.second; })};
+    }
     for (const auto& [a, n] : gs) {
       Tile t;
       t.log_n = log_n;
@@ -184,6 +187,7 @@ void StreamLowerer::map(uint32_t lo, uint32_t hi, bool whole,
       t.split = shape.split;
       make(t, lo, 1);
       tiles.push_back(std::move(t));
+      weight = uint64_t(hi - lo) << shape.split;
     }
   } else {
     for (uint32_t i = lo; i < hi; ++i)
@@ -196,7 +200,7 @@ void StreamLowerer::map(uint32_t lo, uint32_t hi, bool whole,
         tiles.push_back(std::move(t));
       }
   }
-  streamer_.run(tiles, shape.tight);
+  streamer_.run(tiles, shape.tight, weight);
 }
 
 std::string StreamShape::text(bool key_switch) const {
@@ -205,7 +209,8 @@ std::string StreamShape::text(bool key_switch) const {
     s = ks == kAccResident ? "acc_resident" : "raised";
     if (coeff_transposed) s += " coeff_transposed";
     if (accp_transposed) s += " accp_transposed";
-    if (!rot_resident) s += " rot_in_hbm";
+    if (rot == kRotOnTheFly) s += " rot_on_the_fly";
+    if (rot == kRotInHbm) s += " rot_in_hbm";
   }
   s += fmt::format("{}g={}", s.empty() ? "" : " ", g);
   if (key_switch && ks == kRaised) s += fmt::format(" chunk={}", chunk);
@@ -241,30 +246,43 @@ std::string StreamLowerer::signature(const FheOp& o) const {
                      o.dnum, o.ct_degree, o.count, fhe_rotation_is_identity(o));
 }
 
-uint64_t StreamLowerer::measure(const FheOp& o, const StreamShape& sh) {
+StreamLowerer::ShapeCost StreamLowerer::measure(const FheOp& o, const StreamShape& sh) {
   if (!dry) {
     if (!dry_ctx_) dry_ctx_ = std::make_unique<DryContext>(cfg, plan);
     return dry_ctx_->l.measure(o, sh);
   }
   arena_.release(arena_.base());
   arena_.reset_peak();
+  streamer_.reset_dry();
   set_op(o, sh);
   fhe_op_traits(o.kind).stream(*this, o);
-  const uint64_t bytes = arena_.peak() - arena_.base();
+  ShapeCost c;
+  c.spm = arena_.peak() - arena_.base();
+  c.hbm = streamer_.dry_bytes();
+  c.tiles = streamer_.dry_tiles();
   arena_.release(arena_.base());
-  return bytes;
+  return c;
 }
 
 std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const FheOp& o, uint64_t room) {
   const FheOpTraits& t = fhe_op_traits(o.kind);
   if (!t.stream) return std::make_pair(StreamShape{}, uint64_t(0));
   auto& seen = measured_[signature(o)];
-  auto bytes_of = [&](const StreamShape& s) {
-    for (const auto& [sh, b] : seen)
-      if (sh == s) return b;
-    const uint64_t b = measure(o, s);
-    seen.push_back({s, b});
-    return b;
+  auto cost_of = [&](const StreamShape& s) {
+    for (const auto& [sh, c] : seen)
+      if (sh == s) return c;
+    const ShapeCost c = measure(o, s);
+    seen.push_back({s, c});
+    return c;
+  };
+  auto bytes_of = [&](const StreamShape& s) { return cost_of(s).spm; };
+  // The time a shape costs, in bytes moved at the HBM's peak rate: its traffic plus a fixed cost
+  // per tile (a DMA's set-up and round trip and the NTT queue's drain at the handshake, about
+  // 1 us: models/dma/README.md, platform/queue_unit.cpp).
+  const double tile_bytes = cfg.hbm.peak_bandwidth_gbps() * 1000.0;  // GB/s x 1 us
+  auto score = [&](const StreamShape& s) {
+    const ShapeCost c = cost_of(s);
+    return double(c.hbm) + tile_bytes * double(c.tiles);
   };
   const uint32_t K0 = o.level + 1, digits = fhe_digits(o);
   const uint32_t g_cap = cfg.fhe.limb_group ? cfg.fhe.limb_group : std::max<uint32_t>(1, (K0 + 3) / 4);
@@ -273,9 +291,13 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
   const bool raise = o.kind == FheOpKind::ModRaise;
   // Regimes in order of preference (fewer HBM bytes first).
   std::vector<StreamShape> regimes;
-  for (bool rr : rot ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
+  using R = StreamShape::Rot;
+  const std::vector<R> rots =
+      rot ? std::vector<R>{StreamShape::kRotResident, StreamShape::kRotOnTheFly, StreamShape::kRotInHbm}
+          : std::vector<R>{StreamShape::kRotResident};
+  for (R rr : rots) {
     StreamShape s;
-    s.rot_resident = rr;
+    s.rot = rr;
     if (ks) {
       if (o.kind != FheOpKind::HoistedRotate) {
         s.ks = StreamShape::kAccResident;
@@ -298,54 +320,66 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
     }
   }
   const bool can_split = ks || sliceable(o.kind);
-  for (StreamShape s : regimes) {
-    s.g = g_cap;
-    s.chunk = s.ks == StreamShape::kRaised ? digits : 1;
-    s.split = 0;
-    s.tsplit = (s.coeff_transposed || s.accp_transposed) ? 1 : 0;
-    // Steepest descent over the knobs (digits per tile, limbs per tile, slices, slot-wise
-    // slices): each step takes the move that leaves the smallest footprint; footprints are
-    // monotone in every knob, so the walk ends at the regime's smallest shape.
-    for (;;) {
-      if (bytes_of(s) <= room) {
-        // Back off every knob that is not needed: fewest slices, then most digits and limbs per
-        // tile.
-        auto fits = [&](const StreamShape& x) { return bytes_of(x) <= room; };
-        for (StreamShape x = s; x.split > 0;) {
-          --x.split;
-          if (!fits(x)) break;
-          s = x;
+  const uint32_t max_split = o.log_n > 6 ? std::min<uint32_t>(kMaxSplit, o.log_n - 6) : 0;
+  // Three passes over the regimes (fewest HBM bytes first): whole-limb tiles only, then
+  // coefficient-sliced element-wise tiles, then the tight shape. Slices and single buffering
+  // cost far more time than the extra bytes of a less frugal dataflow, so every dataflow is
+  // tried with whole tiles before any is sliced.
+  for (int pass = 0; pass < 3; ++pass) {
+    if (pass == 1 && !can_split) continue;
+    std::optional<StreamShape> chosen;
+    for (StreamShape s : regimes) {
+      if (pass > 0 && s.rot == StreamShape::kRotOnTheFly) continue;  // rotations need whole limbs
+      s.g = pass == 0 ? g_cap : 1;
+      s.chunk = s.ks == StreamShape::kRaised ? digits : 1;
+      s.split = pass == 0 ? 0 : 1;
+      s.tsplit = (s.coeff_transposed || s.accp_transposed) ? 1 : 0;
+      s.tight = pass == 2;
+      if (pass == 2) s.split = can_split ? max_split : 0;
+      // Steepest descent over the pass's knobs: each step takes the move that leaves the smallest
+      // footprint; footprints are monotone in every knob, so the walk ends at the regime's
+      // smallest shape of the pass.
+      for (;;) {
+        if (bytes_of(s) <= room) {
+          // Back off every knob that is not needed: fewest slices, then most digits and limbs
+          // per tile.
+          auto fits = [&](const StreamShape& x) { return bytes_of(x) <= room; };
+          for (StreamShape x = s; x.split > (pass == 1 ? 1u : 0u);) {
+            --x.split;
+            if (!fits(x)) break;
+            s = x;
+          }
+          for (StreamShape x = s; x.tsplit > 1;) {
+            --x.tsplit;
+            if (!fits(x)) break;
+            s = x;
+          }
+          for (StreamShape x = s; x.ks == StreamShape::kRaised && x.chunk < digits;) {
+            ++x.chunk;
+            if (!fits(x)) break;
+            s = x;
+          }
+          for (StreamShape x = s; x.split == 0 && x.g < g_cap;) {
+            ++x.g;
+            if (!fits(x)) break;
+            s = x;
+          }
+          if (!chosen || score(s) < score(*chosen)) chosen = s;
+          break;
         }
-        for (StreamShape x = s; x.tsplit > 1;) {
-          --x.tsplit;
-          if (!fits(x)) break;
-          s = x;
-        }
-        for (StreamShape x = s; x.ks == StreamShape::kRaised && x.chunk < digits;) {
-          ++x.chunk;
-          if (!fits(x)) break;
-          s = x;
-        }
-        for (StreamShape x = s; x.split == 0 && x.g < g_cap;) {
-          ++x.g;
-          if (!fits(x)) break;
-          s = x;
-        }
-        return std::make_pair(s, bytes_of(s));
+        std::vector<StreamShape> moves;
+        if (s.chunk > 1) moves.push_back(s), moves.back().chunk = (s.chunk + 1) / 2;
+        if (s.g > 1) moves.push_back(s), moves.back().g = (s.g + 1) / 2;
+        if (pass >= 1 && s.g == 1 && s.split < max_split) moves.push_back(s), ++moves.back().split;
+        if (s.tsplit && s.tsplit < max_split) moves.push_back(s), ++moves.back().tsplit;
+        if (moves.empty()) break;
+        size_t best = 0;
+        for (size_t i = 1; i < moves.size(); ++i)
+          if (bytes_of(moves[i]) < bytes_of(moves[best])) best = i;
+        s = moves[best];
       }
-      const uint32_t max_split = o.log_n > 6 ? std::min<uint32_t>(kMaxSplit, o.log_n - 6) : 0;
-      std::vector<StreamShape> moves;
-      if (s.chunk > 1) moves.push_back(s), moves.back().chunk = (s.chunk + 1) / 2;
-      if (s.g > 1) moves.push_back(s), moves.back().g = (s.g + 1) / 2;
-      if (can_split && s.g == 1 && s.split < max_split) moves.push_back(s), ++moves.back().split;
-      if (s.tsplit && s.tsplit < max_split) moves.push_back(s), ++moves.back().tsplit;
-      if (moves.empty() && !s.tight) moves.push_back(s), moves.back().tight = true;
-      if (moves.empty()) break;
-      size_t best = 0;
-      for (size_t i = 1; i < moves.size(); ++i)
-        if (bytes_of(moves[i]) < bytes_of(moves[best])) best = i;
-      s = moves[best];
     }
+    if (chosen) return std::make_pair(*chosen, bytes_of(*chosen));
   }
   return std::nullopt;
 }
@@ -355,7 +389,7 @@ uint64_t StreamLowerer::min_bytes(const FheOp& o) {
   if (s) return s->second;
   // The smallest: every knob at its limit, of each regime.
   uint64_t best = ~uint64_t(0);
-  for (const auto& [sh, b] : measured_[signature(o)]) best = std::min(best, b);
+  for (const auto& [sh, c] : measured_[signature(o)]) best = std::min(best, c.spm);
   return best;
 }
 

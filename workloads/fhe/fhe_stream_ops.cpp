@@ -199,7 +199,7 @@ void stream_mod_raise(StreamLowerer& l, const FheOp& op) {
       };
       slices.push_back(std::move(t));
     }
-    l.run(slices);
+    l.run(slices, l.dry ? 1u << ts : 1);
     l.map(K, op.max_level + 1, true, [&](Tile& t, uint32_t lo, uint32_t n) {
       t.ops = {operand(ck, 1, lo, n, true, true, ByteClass::Spill, ByteClass::CtOut)};
       t.compute = [&l, lo, n](const TileView& v) {

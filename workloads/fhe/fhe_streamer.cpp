@@ -59,7 +59,10 @@ void FheStreamer::bconv(uint64_t src, Range from, uint64_t dst, Range to, uint32
 
 void FheStreamer::load(uint64_t hbm, uint64_t spm, uint64_t inner, uint32_t n1, uint64_t hbm_stride,
                        uint64_t spm_stride, ByteClass cls) {
-  if (dry_) return;
+  if (dry_) {
+    dry_bytes_ += inner * n1;
+    return;
+  }
   sync_.dma_access(spm, spm + (n1 - 1) * spm_stride + inner);
   w_.dma(cfg_.noc.hbm_base + hbm, cfg_.noc.scratchpad_base + spm, inner, n1, hbm_stride, spm_stride, cls);
 }
@@ -95,7 +98,7 @@ void FheStreamer::transfer(const Tile& t, const TileOperand& o, uint64_t slot, b
   }
 }
 
-void FheStreamer::run(std::vector<Tile>& tiles, bool single) {
+void FheStreamer::run(std::vector<Tile>& tiles, bool single, uint64_t weight) {
   if (tiles.empty()) return;
   size_t positions = 0;
   for (const Tile& t : tiles) positions = std::max(positions, t.ops.size());
@@ -118,6 +121,11 @@ void FheStreamer::run(std::vector<Tile>& tiles, bool single) {
     for (size_t p = 0; p < positions; ++p) slot[s].push_back(need[p] ? arena_.alloc(need[p]) : 0);
   if (single) slot[1] = slot[0];
   if (dry_) {
+    for (const Tile& t : tiles)
+      for (const TileOperand& o : t.ops)
+        if (o.present() && !o.ref.spm)
+          dry_bytes_ += weight * operand_bytes(t, o) * (int(o.read) + int(o.write));
+    dry_tiles_ += weight * tiles.size();
     arena_.release(mark);
     return;
   }

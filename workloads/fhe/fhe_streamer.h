@@ -119,7 +119,13 @@ class FheStreamer {
   /// HBM, sized for the largest tile) from the arena; the loads of tile t+1 are issued before the
   /// compute of tile t. With `single`, one slot per position and no prefetch (the smallest
   /// scratchpads). Every tile has the same operand positions (absent ones have n = 0).
-  void run(std::vector<Tile>& tiles, bool single = false);
+  /// In a dry run, `weight` is how many times `tiles` stand for their loop (a representative
+  /// tile per group): the bytes and tiles counted below are multiplied by it.
+  void run(std::vector<Tile>& tiles, bool single = false, uint64_t weight = 1);
+  /// Dry runs: the HBM bytes the transfers would move and the tiles, since the last reset.
+  uint64_t dry_bytes() const { return dry_bytes_; }
+  uint64_t dry_tiles() const { return dry_tiles_; }
+  void reset_dry() { dry_bytes_ = dry_tiles_ = 0; }
 
   FheStreamSync& sync() { return sync_; }
   FheArena& arena() { return arena_; }
@@ -137,6 +143,7 @@ class FheStreamer {
   FheArena& arena_;
   FheStreamSync sync_;
   bool dry_;
+  uint64_t dry_bytes_ = 0, dry_tiles_ = 0;
 };
 
 }  // namespace photon::fhe
