@@ -102,10 +102,23 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   }
   if (ops.empty()) return end_only();
   const FheMemoryPlan mem = plan_fhe_memory(ops, cfg);
-  // The resident layout when it fits and no policy asks for streaming (docs/fhe.md "Memory plan").
-  const bool resident = mem.fits && fc.key_policy == "lru" && fc.ct_policy != "none";
+  // The resident layout when it fits, no policy asks for streaming, and either every distinct key
+  // has a slot (the scratchpad holds everything) or its whole-key slots read no more key bytes
+  // than the streamed plan would (docs/fhe.md "Memory plan").
+  bool resident = mem.fits && fc.key_policy == "lru" && fc.ct_policy != "none";
   std::optional<FheStreamPlan> splan;
-  if (!resident) splan = plan_fhe_stream(ops, cfg, mem);
+  std::vector<KeyId> distinct;
+  for (const FheOp& op : ops)
+    for (const KeyId& k : fhe_op_keys(op, fc))
+      if (std::find(distinct.begin(), distinct.end(), k) == distinct.end()) distinct.push_back(k);
+  if (resident && mem.any_key && distinct.size() > mem.slots) {
+    const uint64_t r = fhe_key_traffic(ops, mem.slots, cfg);
+    if (r > fhe_key_traffic(ops, 0, cfg)) {
+      splan = plan_fhe_stream(ops, cfg, mem);
+      resident = r <= fhe_key_traffic(ops, splan->slots, cfg);
+    }
+  }
+  if (!resident && !splan) splan = plan_fhe_stream(ops, cfg, mem);
   FheKeyCache keys(resident ? mem.slots : (fc.key_policy == "lru" ? splan->slots : 0),
                    resident ? mem.key_region_bytes : splan->key_region_bytes, cfg.ntt.storage_bits);
   if (fc.keys_on_chip) {  // warm key cache: the first keys used, as many as fit

@@ -46,12 +46,15 @@ struct StreamShape {
   /// The smallest scratchpads: single-buffered rings (no prefetch), one polynomial per tile in
   /// whole-limb loops, no second buffer for the ModDown correction.
   bool tight = false;
+  /// Accumulators on chip: the key streamed one digit at a time into two digit buffers (SHARP and
+  /// ARK stream key digits), instead of one key tile per compute tile.
+  bool key_digits = false;
   /// "acc_resident g=4" / "raised coeff_transposed g=1 chunk=2 split=3 tsplit=4", for op details.
   std::string text(bool key_switch) const;
   bool operator==(const StreamShape& o) const {
     return ks == o.ks && coeff_transposed == o.coeff_transposed && accp_transposed == o.accp_transposed &&
            rot == o.rot && g == o.g && split == o.split && tsplit == o.tsplit && chunk == o.chunk &&
-           tight == o.tight;
+           tight == o.tight && key_digits == o.key_digits;
   }
 };
 
@@ -198,6 +201,11 @@ void stream_relinearize(StreamLowerer& l, const FheOp& op);
 void stream_key_switch(StreamLowerer& l, const FheOp& op);
 void stream_rotate(StreamLowerer& l, const FheOp& op);
 void stream_hoisted_rotate(StreamLowerer& l, const FheOp& op);
+
+/// Evaluation-key bytes the program reads from HBM (key_policy lru): with `slots` whole-key
+/// slots managed LRU (warm when fhe.keys_on_chip) every miss loads a whole key; with no slot,
+/// every key switch streams the part of its key it uses (2 beta (K+alpha) limbs).
+uint64_t fhe_key_traffic(const std::vector<FheOp>& ops, uint32_t slots, const RunConfig& cfg);
 
 /// Plans the streamed layout of `ops` (checked) for `cfg` (`mem`: the chain geometry). Throws
 /// Error naming "scratchpad.size_kib" with the size needed when the smallest shape of some op

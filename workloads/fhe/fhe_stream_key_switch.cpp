@@ -75,10 +75,25 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
   if (shape.ks == StreamShape::kAccResident) {
     // ModUp digit by digit fused with the inner product: both accumulators on chip.
     const PolyRef acc = alloc(E, 2), coeff = alloc(A);
+    // Key digits: two buffers of one digit (both polynomials, Q then P limbs), digit j+1 loaded
+    // while digit j is used.
+    const bool by_digit = shape.key_digits && !ks.spm;
+    PolyRef kbuf[2];
+    if (by_digit) kbuf[0] = alloc(E, 2), kbuf[1] = alloc(E, 2);
+    auto load_digit = [&](uint32_t j) {
+      const PolyRef& b = kbuf[j % 2];
+      const uint64_t src = ks.addr + 2ull * j * ks.poly_stride;
+      s().load(src, b.addr, uint64_t(K) * lb, 2, ks.poly_stride, b.poly_stride, ByteClass::Keys);
+      s().load(src + uint64_t(ks.p_at) * lb, b.addr + uint64_t(K) * lb, uint64_t(A) * lb, 2, ks.poly_stride,
+               b.poly_stride, ByteClass::Keys);
+      s().end_transfers();
+    };
+    if (by_digit) load_digit(0);
     for (uint32_t j = 0; j < beta; ++j) {
       const Digit d = digit(j);
       const uint8_t o = first_op(j == 0);
-      const PolyRef kj = ks.poly(2 * j);
+      if (by_digit && j + 1 < beta) load_digit(j + 1);
+      const PolyRef kj = by_digit ? kbuf[j % 2] : ks.poly(2 * j);
       map(d.js, d.je, true, [&](Tile& t, uint32_t lo, uint32_t n) {
         t.ops = {reads(c, 1, lo, n, c_cls), reads(kj, 2, lo, n, ByteClass::Keys)};
         if (galois) t.ops.push_back(scratch(1, n));

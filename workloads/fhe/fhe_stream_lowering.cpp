@@ -167,8 +167,25 @@ void StreamLowerer::map(uint32_t lo, uint32_t hi, bool whole,
                         const std::function<void(Tile&, uint32_t lo, uint32_t n)>& make) {
   std::vector<Tile> tiles;
   uint64_t weight = 1;
-  if (whole || shape.split == 0) {
-    auto gs = groups(lo, hi, shape.g);
+  // What the loop's tiles move: operands all on chip (one tile for the range), only scratch slots
+  // (no transfer to overlap: groups 4x larger, fewer commands), or HBM transfers.
+  enum { kOnChip, kScratchOnly, kTransfers } kind = kOnChip;
+  if (lo < hi) {
+    Tile t;
+    t.log_n = log_n;
+    make(t, lo, std::min(hi, lo + 1));
+    for (const TileOperand& o : t.ops)
+      if (o.present() && !o.ref.spm) kind = std::max(kind, (o.read || o.write) ? kTransfers : kScratchOnly);
+  }
+  if ((whole || shape.split == 0) && kind == kOnChip) {
+    for (const auto& [a, n] : groups(lo, hi, hi - lo)) {
+      Tile t;
+      t.log_n = log_n;
+      make(t, a, n);
+      tiles.push_back(std::move(t));
+    }
+  } else if (whole || shape.split == 0) {
+    auto gs = groups(lo, hi, kind == kScratchOnly ? 4 * shape.g : shape.g);
     if (dry && !gs.empty()) {  // the largest group stands for all: it sizes the rings
       weight = gs.size();
       gs = {*std::max_element(gs.begin(), gs.end(),
@@ -217,6 +234,7 @@ std::string StreamShape::text(bool key_switch) const {
   if (split) s += fmt::format(" split={}", split);
   if (tsplit) s += fmt::format(" tsplit={}", tsplit);
   if (tight) s += " tight";
+  if (key_digits) s += " key_digits";
   return s;
 }
 
@@ -301,6 +319,9 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
     if (ks) {
       if (o.kind != FheOpKind::HoistedRotate) {
         s.ks = StreamShape::kAccResident;
+        s.key_digits = true;
+        regimes.push_back(s);
+        s.key_digits = false;
         regimes.push_back(s);
       }
       s.ks = StreamShape::kRaised;
@@ -396,14 +417,10 @@ uint64_t StreamLowerer::min_bytes(const FheOp& o) {
 // ---------------------------------------------------------------------------------------------
 // The plan.
 
-FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cfg, const FheMemoryPlan& mem) {
-  const FheConfig& fc = cfg.fhe;
-  FheStreamPlan p;
-  p.mem = &mem;
-  p.spm_bytes = mem.spm_bytes;
-  p.ct_bytes = 2ull * mem.q_slots * mem.lb_max;
-  p.slot_bytes = 2ull * mem.dnum_max * mem.ext_slots * mem.lb_max;
-  // Leaf ops (composites expanded) and what they use.
+namespace {
+
+/// The leaf ops of `ops` (composites expanded).
+std::vector<FheOp> leaf_ops(const std::vector<FheOp>& ops, const FheConfig& fc) {
   std::vector<FheOp> leaves;
   std::function<void(const FheOp&)> add = [&](const FheOp& o) {
     const FheOpTraits& t = fhe_op_traits(o.kind);
@@ -413,6 +430,41 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
       for (const FheOp& s : t.expand(o, fc)) add(s);
   };
   for (const FheOp& o : ops) add(o);
+  return leaves;
+}
+
+}  // namespace
+
+uint64_t fhe_key_traffic(const std::vector<FheOp>& ops, uint32_t slots, const RunConfig& cfg) {
+  const uint32_t bits = cfg.ntt.storage_bits;
+  uint64_t bytes = 0;
+  if (slots == 0) {
+    for (const FheOp& o : leaf_ops(ops, cfg.fhe)) {
+      const uint64_t part =
+          2ull * fhe_digits(o) * (o.level + 1ull + o.alpha) * ((uint64_t(bits) << o.log_n) / 8);
+      bytes += part * fhe_op_keys(o, cfg.fhe).size();
+    }
+    return bytes;
+  }
+  FheKeyCache cache(slots, ~uint64_t(0) >> 1, bits);
+  std::vector<KeyId> used;
+  for (const FheOp& o : ops)
+    for (const KeyId& k : fhe_op_keys(o, cfg.fhe)) used.push_back(k);
+  if (cfg.fhe.keys_on_chip) cache.warm(used);
+  for (const KeyId& k : used)
+    if (cache.acquire(k).load) bytes += fhe_key_bytes(k, bits);
+  return bytes;
+}
+
+FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cfg, const FheMemoryPlan& mem) {
+  const FheConfig& fc = cfg.fhe;
+  FheStreamPlan p;
+  p.mem = &mem;
+  p.spm_bytes = mem.spm_bytes;
+  p.ct_bytes = 2ull * mem.q_slots * mem.lb_max;
+  p.slot_bytes = 2ull * mem.dnum_max * mem.ext_slots * mem.lb_max;
+  // Leaf ops (composites expanded) and what they use.
+  const std::vector<FheOp> leaves = leaf_ops(ops, fc);
   uint64_t heat_cur = 0, heat_opb = 0, heat_d2 = 0;
   for (const FheOp& o : leaves) {
     switch (o.kind) {
@@ -555,6 +607,11 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
   p.slots = 0;
   if (fc.key_policy != "none" && mem.any_key && p.slot_bytes > 0) {
     p.slots = uint32_t((cap - ct_top - konst1 - work) / p.slot_bytes);
+    // Whole-key slots only when they read fewer key bytes than streaming each key switch's part
+    // of its key (slots reloaded by keys used once cost more than they save).
+    if (fc.key_policy == "lru" && p.slots > 0 &&
+        fhe_key_traffic(ops, p.slots, cfg) > fhe_key_traffic(ops, 0, cfg))
+      p.slots = 0;
     if (fc.key_policy == "pinned") {
       std::stable_sort(order.begin(), order.end(),
                        [&](const KeyId& a, const KeyId& b) { return uses[a] > uses[b]; });

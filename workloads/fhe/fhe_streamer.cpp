@@ -121,11 +121,15 @@ void FheStreamer::run(std::vector<Tile>& tiles, bool single, uint64_t weight) {
     for (size_t p = 0; p < positions; ++p) slot[s].push_back(need[p] ? arena_.alloc(need[p]) : 0);
   if (single) slot[1] = slot[0];
   if (dry_) {
-    for (const Tile& t : tiles)
+    for (const Tile& t : tiles) {
+      bool moves = false;  // only a tile that moves data costs a handshake
       for (const TileOperand& o : t.ops)
-        if (o.present() && !o.ref.spm)
+        if (o.present() && !o.ref.spm && (o.read || o.write)) {
           dry_bytes_ += weight * operand_bytes(t, o) * (int(o.read) + int(o.write));
-    dry_tiles_ += weight * tiles.size();
+          moves = true;
+        }
+      dry_tiles_ += moves ? weight : 0;
+    }
     arena_.release(mark);
     return;
   }

@@ -112,7 +112,10 @@ class FheStreamer {
              uint64_t hbm_stride, ByteClass cls);
   /// Ends the open DMA group (after a batch of transfers a compute will wait for).
   void end_transfers() {
-    if (!dry_) sync_.end_dma_group();
+    if (dry_)
+      ++dry_tiles_;  // a batch of transfers the NTT unit waits for: one handshake
+    else
+      sync_.end_dma_group();
   }
 
   /// Runs `tiles` double-buffered: ring slots (two per operand position whose operand is in
