@@ -106,7 +106,7 @@ class StreamLowerer {
   /// What a shape of an op costs (a dry run): the working region it needs, the HBM bytes it
   /// moves and its tiles (each a DMA/NTT handshake).
   struct ShapeCost {
-    uint64_t spm = 0, hbm = 0, tiles = 0;
+    uint64_t spm = 0, hbm = 0, tiles = 0, prologue = 0;
   };
   ShapeCost measure(const FheOp& op, const StreamShape& sh);
 
@@ -158,6 +158,9 @@ class StreamLowerer {
   const RunConfig& cfg;
   const FheStreamPlan& plan;
   bool dry;
+  /// Key-digit buffers allowed (the planner sizes the working region without them, so that they
+  /// never take the room of a ciphertext slot).
+  bool allow_key_digits = true;
   /// Peak bytes of the working region during the current top-level op.
   uint64_t work_peak() const { return arena_.peak() - arena_.base(); }
   void reset_peak() { arena_.reset_peak(); }

@@ -88,7 +88,10 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
                b.poly_stride, ByteClass::Keys);
       s().end_transfers();
     };
-    if (by_digit) load_digit(0);
+    if (by_digit) {
+      load_digit(0);
+      s().note_prologue(2ull * E * lb);  // nothing to overlap the first digit with
+    }
     for (uint32_t j = 0; j < beta; ++j) {
       const Digit d = digit(j);
       const uint8_t o = first_op(j == 0);

@@ -254,9 +254,22 @@ std::string StreamLowerer::lower(const FheOp& o) {
     arena_.release(mark);
     return shape.text(is_key_switch(o) || o.kind == FheOpKind::HoistedRotate);
   }
-  if (t.expand)
-    for (const FheOp& s : t.expand(o, cfg.fhe)) lower(s);
-  return "";
+  if (!t.expand) return "";
+  // A composite: its sub-ops' shapes, counted ("hrot[acc_resident g=3] x24, ...").
+  std::vector<std::pair<std::string, int>> seen;
+  for (const FheOp& s : t.expand(o, cfg.fhe)) {
+    const std::string sh = lower(s);
+    if (sh.empty()) continue;
+    const std::string key = std::string(fhe_op_traits(s.kind).table_kind) + "[" + sh + "]";
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& e) { return e.first == key; });
+    if (it == seen.end())
+      seen.push_back({key, 1});
+    else
+      ++it->second;
+  }
+  std::string out;
+  for (const auto& [key, n] : seen) out += (out.empty() ? "" : ", ") + key + fmt::format(" x{}", n);
+  return out;
 }
 
 std::string StreamLowerer::signature(const FheOp& o) const {
@@ -278,6 +291,7 @@ StreamLowerer::ShapeCost StreamLowerer::measure(const FheOp& o, const StreamShap
   c.spm = arena_.peak() - arena_.base();
   c.hbm = streamer_.dry_bytes();
   c.tiles = streamer_.dry_tiles();
+  c.prologue = streamer_.dry_prologue();
   arena_.release(arena_.base());
   return c;
 }
@@ -294,13 +308,14 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
     return c;
   };
   auto bytes_of = [&](const StreamShape& s) { return cost_of(s).spm; };
-  // The time a shape costs, in bytes moved at the HBM's peak rate: its traffic plus a fixed cost
-  // per tile (a DMA's set-up and round trip and the NTT queue's drain at the handshake, about
-  // 1 us: models/dma/README.md, platform/queue_unit.cpp).
+  // The time a shape costs, in bytes moved at the HBM's peak rate: its traffic, the transfers no
+  // double buffering hides (each loop's first tile, the first key digit), plus a fixed cost per
+  // tile that moves data (a DMA's set-up and round trip and the NTT queue's drain at the
+  // handshake, about 1 us: models/dma/README.md, platform/queue_unit.cpp).
   const double tile_bytes = cfg.hbm.peak_bandwidth_gbps() * 1000.0;  // GB/s x 1 us
   auto score = [&](const StreamShape& s) {
     const ShapeCost c = cost_of(s);
-    return double(c.hbm) + tile_bytes * double(c.tiles);
+    return double(c.hbm) + double(c.prologue) + tile_bytes * double(c.tiles);
   };
   const uint32_t K0 = o.level + 1, digits = fhe_digits(o);
   const uint32_t g_cap = cfg.fhe.limb_group ? cfg.fhe.limb_group : std::max<uint32_t>(1, (K0 + 3) / 4);
@@ -319,8 +334,10 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
     if (ks) {
       if (o.kind != FheOpKind::HoistedRotate) {
         s.ks = StreamShape::kAccResident;
-        s.key_digits = true;
-        regimes.push_back(s);
+        if (allow_key_digits) {
+          s.key_digits = true;
+          regimes.push_back(s);
+        }
         s.key_digits = false;
         regimes.push_back(s);
       }
@@ -532,7 +549,9 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
     Probe(const RunConfig& cfg, const FheStreamPlan& trial)
         : w(scratch),
           keys(trial.slots, trial.key_region_bytes, cfg.ntt.storage_bits),
-          l(cfg, trial, w, keys, true) {}
+          l(cfg, trial, w, keys, true) {
+      l.allow_key_digits = false;  // the working region is sized without them (see allow_key_digits)
+    }
   };
   /// The largest best-shape working region over the ops, and whether every op fits in `room`.
   auto need = [&](const FheStreamPlan& trial, uint64_t room, const FheOp** misfit) {

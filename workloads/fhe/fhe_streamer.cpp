@@ -121,6 +121,9 @@ void FheStreamer::run(std::vector<Tile>& tiles, bool single, uint64_t weight) {
     for (size_t p = 0; p < positions; ++p) slot[s].push_back(need[p] ? arena_.alloc(need[p]) : 0);
   if (single) slot[1] = slot[0];
   if (dry_) {
+    if (!tiles.empty())
+      for (const TileOperand& o : tiles[0].ops)
+        if (o.present() && !o.ref.spm && o.read) dry_prologue_ += operand_bytes(tiles[0], o);
     for (const Tile& t : tiles) {
       bool moves = false;  // only a tile that moves data costs a handshake
       for (const TileOperand& o : t.ops)

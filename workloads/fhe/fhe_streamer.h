@@ -128,7 +128,13 @@ class FheStreamer {
   /// Dry runs: the HBM bytes the transfers would move and the tiles, since the last reset.
   uint64_t dry_bytes() const { return dry_bytes_; }
   uint64_t dry_tiles() const { return dry_tiles_; }
-  void reset_dry() { dry_bytes_ = dry_tiles_ = 0; }
+  /// Dry runs: bytes transferred before any compute can start (the first tile of every loop,
+  /// and whatever the caller notes), which no double buffering hides.
+  uint64_t dry_prologue() const { return dry_prologue_; }
+  void note_prologue(uint64_t bytes) {
+    if (dry_) dry_prologue_ += bytes;
+  }
+  void reset_dry() { dry_bytes_ = dry_tiles_ = dry_prologue_ = 0; }
 
   FheStreamSync& sync() { return sync_; }
   FheArena& arena() { return arena_; }
@@ -146,7 +152,7 @@ class FheStreamer {
   FheArena& arena_;
   FheStreamSync sync_;
   bool dry_;
-  uint64_t dry_bytes_ = 0, dry_tiles_ = 0;
+  uint64_t dry_bytes_ = 0, dry_tiles_ = 0, dry_prologue_ = 0;
 };
 
 }  // namespace photon::fhe
