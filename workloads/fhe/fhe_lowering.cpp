@@ -105,7 +105,7 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   // The resident layout when it fits, no policy asks for streaming, and either every distinct key
   // has a slot (the scratchpad holds everything) or its whole-key slots read no more key bytes
   // than the streamed plan would (docs/fhe.md "Memory plan").
-  bool resident = mem.fits && fc.key_policy == "lru" && fc.ct_policy != "none";
+  bool resident = mem.fits && fc.key_policy == KeyPolicy::Lru && fc.ct_policy != CtPolicy::None;
   std::optional<FheStreamPlan> splan;
   std::vector<KeyId> distinct;
   for (const FheOp& op : ops)
@@ -119,7 +119,7 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
     }
   }
   if (!resident && !splan) splan = plan_fhe_stream(ops, cfg, mem);
-  FheKeyCache keys(resident ? mem.slots : (fc.key_policy == "lru" ? splan->slots : 0),
+  FheKeyCache keys(resident ? mem.slots : (fc.key_policy == KeyPolicy::Lru ? splan->slots : 0),
                    resident ? mem.key_region_bytes : splan->key_region_bytes, cfg.ntt.storage_bits);
   if (fc.keys_on_chip) {  // warm key cache: the first keys used, as many as fit
     std::vector<KeyId> used;
@@ -168,7 +168,7 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
       lowerer.reset_peak();
       const std::string shape = with_error_context(where_of(op), [&] { return lowerer.lower(op); });
       if (!shape.empty()) out.ops.back().detail += " stream: " + shape;
-      const uint64_t held = fc.key_policy == "lru" ? keys.occupied() : lowerer.pinned_in_use();
+      const uint64_t held = fc.key_policy == KeyPolicy::Lru ? keys.occupied() : lowerer.pinned_in_use();
       peak[i + 1] = kFheTablesBytes + ct_slots + held * splan->slot_bytes + lowerer.work_peak();
     }
     lowerer.drain();
@@ -209,7 +209,7 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
     out.ops[0].detail += fmt::format(
         "; streamed (key_policy={}, ct_policy={}): ciphertexts on chip: {}; {} key slots of {:.1f} MiB; "
         "working region {:.1f} MiB",
-        fc.key_policy, fc.ct_policy, cts.empty() ? "none" : cts, splan->slots, splan->slot_bytes / 1048576.0,
+        key_policy_table().name(fc.key_policy), ct_policy_table().name(fc.ct_policy), cts.empty() ? "none" : cts, splan->slots, splan->slot_bytes / 1048576.0,
         (splan->work_limit - splan->work_base) / 1048576.0);
   }
   if (keys.aliased())

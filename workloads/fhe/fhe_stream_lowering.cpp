@@ -110,14 +110,14 @@ PolyRef StreamLowerer::key(const KeyId& id) {
   r.poly_stride = (uint64_t(id.max_level) + 1 + id.alpha) * lb;
   r.k = K;
   r.p_at = id.max_level + 1;
-  const std::string& policy = cfg.fhe.key_policy;
+  const KeyPolicy policy = cfg.fhe.key_policy;
   int slot = -1;
   bool load = false;
-  if (policy == "lru" && plan.slots > 0) {
+  if (policy == KeyPolicy::Lru && plan.slots > 0) {
     const FheKeyCache::Grant g = keys_.acquire(id);
     slot = g.slot;
     load = g.load;
-  } else if (policy == "pinned") {
+  } else if (policy == KeyPolicy::Pinned) {
     auto it = pinned_slot_.find(id);
     if (it != pinned_slot_.end()) {
       slot = it->second;
@@ -580,7 +580,7 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
   // shape then adapts to what is left), for `spill` after it (they take what the best shapes
   // leave); `none` keeps every ciphertext in HBM.
   std::vector<std::pair<uint64_t, std::optional<uint64_t>*>> cts;
-  if (fc.ct_policy != "none") {
+  if (fc.ct_policy != CtPolicy::None) {
     if (heat_cur) cts.push_back({heat_cur * 2, &p.cur_spm});
     if (heat_d2) cts.push_back({heat_d2, &p.d2_spm});
     if (heat_opb) cts.push_back({heat_opb * 2, &p.opb_spm});
@@ -597,7 +597,7 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
     t.work_base = top + konst1;
     return t;
   };
-  if (fc.ct_policy == "hottest") {
+  if (fc.ct_policy == CtPolicy::Hottest) {
     for (auto& [heat, slot] : cts) {
       const uint64_t b = ct_size(slot);
       if (ct_top + b + konst1 >= cap) continue;
@@ -610,7 +610,7 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
         ct_top += b;
     }
     best = need(with_slots(ct_top), cap - ct_top - konst1, nullptr);
-  } else if (fc.ct_policy == "spill") {
+  } else if (fc.ct_policy == CtPolicy::Spill) {
     const uint64_t work = std::min(cap - tables - konst1, best);
     for (auto& [heat, slot] : cts) {
       const uint64_t b = ct_size(slot);
@@ -624,14 +624,14 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
   // Key slots from what is left.
   p.slots_base = ct_top;
   p.slots = 0;
-  if (fc.key_policy != "none" && mem.any_key && p.slot_bytes > 0) {
+  if (fc.key_policy != KeyPolicy::None && mem.any_key && p.slot_bytes > 0) {
     p.slots = uint32_t((cap - ct_top - konst1 - work) / p.slot_bytes);
     // Whole-key slots only when they read fewer key bytes than streaming each key switch's part
     // of its key (slots reloaded by keys used once cost more than they save).
-    if (fc.key_policy == "lru" && p.slots > 0 &&
+    if (fc.key_policy == KeyPolicy::Lru && p.slots > 0 &&
         fhe_key_traffic(ops, p.slots, cfg) > fhe_key_traffic(ops, 0, cfg))
       p.slots = 0;
-    if (fc.key_policy == "pinned") {
+    if (fc.key_policy == KeyPolicy::Pinned) {
       std::stable_sort(order.begin(), order.end(),
                        [&](const KeyId& a, const KeyId& b) { return uses[a] > uses[b]; });
       if (order.size() > p.slots) order.resize(p.slots);

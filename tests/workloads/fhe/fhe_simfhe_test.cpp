@@ -64,8 +64,8 @@ RunConfig simfhe_config(uint32_t word_bits, uint64_t cache_mib) {
   RunConfig cfg;
   cfg.ntt.word_bits = word_bits;
   cfg.ntt.storage_bits = word_bits;
-  cfg.fhe.key_policy = "none";
-  cfg.fhe.ct_policy = "none";
+  cfg.fhe.key_policy = KeyPolicy::None;
+  cfg.fhe.ct_policy = CtPolicy::None;
   cfg.scratchpad.size_kib = cache_mib * 1024;
   return cfg;
 }

@@ -406,8 +406,13 @@ std::vector<Case> cases() {
 }
 
 /// The policy pairs (key, ciphertext) every case is checked with.
-const std::pair<const char*, const char*> kPolicies[] = {
-    {"lru", "spill"}, {"none", "none"}, {"pinned", "hottest"}, {"lru", "hottest"}};
+const std::pair<KeyPolicy, CtPolicy> kPolicies[] = {{KeyPolicy::Lru, CtPolicy::Spill},
+                                                    {KeyPolicy::None, CtPolicy::None},
+                                                    {KeyPolicy::Pinned, CtPolicy::Hottest},
+                                                    {KeyPolicy::Lru, CtPolicy::Hottest}};
+std::string policies(KeyPolicy k, CtPolicy c) {
+  return std::string(key_policy_table().name(k)) + "/" + ct_policy_table().name(c);
+}
 
 TEST(FheStream, StreamedResultsEqualTheResidentLoweringAtEveryCapacityAndPolicy) {
   std::string shapes;  // every dataflow and tiling the plans chose, for the coverage check below
@@ -428,7 +433,7 @@ TEST(FheStream, StreamedResultsEqualTheResidentLoweringAtEveryCapacityAndPolicy)
       const uint64_t lo = minimum_kib(c.prog, cfg);
       for (uint64_t kib : {lo, lo + lo / 2, 3 * lo}) {
         cfg.scratchpad.size_kib = kib;
-        const std::string what = c.name + " " + kp + "/" + cp + " at " + std::to_string(kib) + " KiB";
+        const std::string what = c.name + " " + policies(kp, cp) + " at " + std::to_string(kib) + " KiB";
         const pcs::Program p = lower_fhe(c.prog, cfg);
         if (!streamed(p)) continue;  // resident already: checked by fhe_lowering_test
         for (const auto& op : p.ops) shapes += op.detail + "\n";
@@ -473,7 +478,7 @@ TEST(FheStream, StreamingMovesDataButKeepsTheWorkOfTheClosedForm) {
         cfg.scratchpad.size_kib = kib;
         const pcs::Program p = lower_fhe(c.prog, cfg);
         const FheOpCounts got = work_of(p);
-        const std::string what = c.name + " " + kp + "/" + cp + " at " + std::to_string(kib) + " KiB";
+        const std::string what = c.name + " " + policies(kp, cp) + " at " + std::to_string(kib) + " KiB";
         // A rotation rotated on the fly in the raised dataflow rotates its own digits a second
         // time in the inner product: K more limbs through the automorphism unit (docs/fhe.md).
         FheOpCounts want_here = want;
