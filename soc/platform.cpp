@@ -114,8 +114,12 @@ void Platform::read(uint64_t address, void* dst, uint64_t bytes) const {
 }
 
 void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& fills) {
-  program_ = program;
   const uint64_t n = program.commands.size();
+  for (uint64_t i = 0; i < n; ++i) {  // commands a unit's implementation can never run
+    const int q = program.commands[i].queue();
+    if (q >= 0 && q < int(units_.size())) units_[q]->check_command(program.commands[i], uint32_t(i));
+  }
+  program_ = program;
   const uint64_t ring = cfg_.cpu.ring_base;
   if (ring + n * pcs::kCommandBytes > cfg_.hbm.capacity_bytes())
     throw Error("command ring of " + std::to_string(n) + " commands does not fit in HBM at cpu.ring_base");

@@ -54,6 +54,17 @@ void PlatformConfig::validate() const {
     throw Error("ntt.storage_bits: " + std::to_string(ntt.storage_bits) + " bits cannot hold the " +
                 std::to_string(ntt.prime_bits()) +
                 "-bit residues of ntt.word_bits = " + std::to_string(ntt.word_bits));
+  if (!cosim.waveform.empty() && impl.at("ntt") != "rtl")
+    throw Error("cosim.waveform: no unit runs RTL to trace (set ntt.impl=rtl)");
+  if (cosim.waveform_end_ns > 0 && cosim.waveform_end_ns <= cosim.waveform_start_ns)
+    throw Error("cosim.waveform_end_ns: " + std::to_string(cosim.waveform_end_ns) +
+                " must lie after cosim.waveform_start_ns (" + std::to_string(cosim.waveform_start_ns) +
+                ") or be 0 (to the end of the run)");
+  // Each unit's chosen implementation checks what it supports (e.g. an RTL core's parameters).
+  for (const UnitDesc& u : unit_table()) {
+    const UnitImpl& i = u.implementation(impl.at(u.name));
+    if (i.check) i.check(*this);
+  }
   if (cpu.ring_base >= hbm.capacity_bytes())
     throw Error("cpu.ring_base: command ring lies outside HBM capacity (" +
                 std::to_string(hbm.capacity_bytes()) + " bytes)");
