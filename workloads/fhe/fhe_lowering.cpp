@@ -139,7 +139,8 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   // Prologue: moduli tables from HBM into the scratchpad.
   w.set_tag(out.add_op({"fhe.setup", "setup",
                         fmt::format("moduli tables: {} primes of {} bits, q = 1 mod 2^{}", mem.chain.size(),
-                                    cfg.ntt.prime_bits(), mem.log_n_max + 1)}));
+                                    cfg.ntt.prime_bits(), mem.log_n_max + 1),
+                        {}}));
   const size_t tables_dma = out.commands.size();
   w.dma(cfg.noc.hbm_base + kFheTablesHbmOffset, cfg.noc.scratchpad_base, 8, 1, 0, 0, ByteClass::Tables);
   w.sync(pcs::Opcode::Signal, pcs::Queue::Dma, kSemInit);
@@ -152,7 +153,7 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
     for (size_t i = 0; i < ops.size(); ++i) {
       const FheOp& op = ops[i];
       w.set_tag(out.add_op(
-          {op_name(op), fhe_op_traits(op.kind).table_kind, describe(op, prog.ops[i].max_level, cfg)}));
+          {op_name(op), fhe_op_traits(op.kind).table_kind, describe(op, prog.ops[i].max_level, cfg), {}}));
       with_error_context(where_of(op), [&] { lowerer.lower(op); });
       peak[i + 1] = mem.keys_base + uint64_t(keys.occupied()) * mem.slot_bytes;
     }
@@ -164,7 +165,7 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
     for (size_t i = 0; i < ops.size(); ++i) {
       const FheOp& op = ops[i];
       w.set_tag(out.add_op(
-          {op_name(op), fhe_op_traits(op.kind).table_kind, describe(op, prog.ops[i].max_level, cfg)}));
+          {op_name(op), fhe_op_traits(op.kind).table_kind, describe(op, prog.ops[i].max_level, cfg), {}}));
       lowerer.reset_peak();
       const std::string shape = with_error_context(where_of(op), [&] { return lowerer.lower(op); });
       if (!shape.empty()) out.ops.back().detail += " stream: " + shape;

@@ -62,7 +62,6 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
   };
   auto first_op = [](bool first) { return first ? pcs::Ntt::kMulMod : pcs::Ntt::kMulAccMod; };
   const PolyRef ks = key;  // polynomial 2j + k: digit j, component k
-  const size_t nf = fin.ops.size();
   // Finish operands for Q limbs [lo, lo+n) at positions `base`...
   auto fin_ops = [&](Tile& t, uint32_t lo, uint32_t n) {
     for (TileOperand o : fin.ops) {

@@ -566,8 +566,13 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
   const FheOp* misfit = nullptr;
   uint64_t best = need(p, cap > tables + konst1 ? cap - tables - konst1 : 0, &misfit);
   if (misfit) {
+    // The minimum is the largest of the ops' smallest working regions (named with its op).
     Probe probe(cfg, p);
-    const uint64_t m = probe.l.min_bytes(*misfit);
+    uint64_t m = 0;
+    for (const FheOp& o : leaves) {
+      const uint64_t b = probe.l.min_bytes(o);
+      if (b > m) m = b, misfit = &o;
+    }
     throw Error(fmt::format(
         "scratchpad.size_kib: the FHE program needs at least {} KiB of scratchpad ({} at N=2^{} l={} "
         "alpha={}: "

@@ -494,8 +494,11 @@ TEST(FheStream, StreamingMovesDataButKeepsTheWorkOfTheClosedForm) {
         EXPECT_EQ(got.automorph_elems, want_here.automorph_elems) << what;
         // The plan's peak fits the scratchpad.
         for (const auto& op : p.ops)
-          for (const auto& [name, v] : op.memory)
-            if (name == "peak_scratchpad_bytes") EXPECT_LE(v, kib * 1024) << what;
+          for (const auto& [name, v] : op.memory) {
+            if (name == "peak_scratchpad_bytes") {
+              EXPECT_LE(v, kib * 1024) << what;
+            }
+          }
       }
     }
   }
