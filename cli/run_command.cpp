@@ -23,6 +23,7 @@ struct RunOptions {
   std::string workload, report, trace, mode, dump_dir;
   std::vector<std::string> inputs, shapes;
   bool quiet = false;
+  int gdb_port = -1;  ///< --gdb: serve GDB's remote protocol on this port (0: any free port)
 };
 
 const char* status_name(RunOutcome::Status s) {
@@ -32,6 +33,8 @@ const char* status_name(RunOutcome::Status s) {
     case RunOutcome::Status::FirmwareError: return "firmware_error";
     case RunOutcome::Status::Deadlock: return "deadlock";
     case RunOutcome::Status::Timeout: return "timeout";
+    case RunOutcome::Status::FirmwareFault: return "firmware_fault";
+    case RunOutcome::Status::Watchdog: return "watchdog";
   }
   return "error";
 }
@@ -111,7 +114,12 @@ std::vector<DumpedOutput> dump_files(const RunOptions& o, const CompiledWorkload
 
 /// Simulates with a progress line on a terminal.
 RunOutcome simulate(Platform& platform, const RunOptions& o, const CompiledWorkload& w) {
-  Progress progress(o.quiet);
+  if (o.gdb_port >= 0) {
+    const int port = platform.serve_gdb(o.gdb_port);
+    std::fprintf(stderr, "photon: waiting for GDB on 127.0.0.1:%d (target remote :%d)\n", port, port);
+    std::fflush(stderr);
+  }
+  Progress progress(o.quiet || o.gdb_port >= 0);
   const double n_cmds = double(w.program.commands.size());
   std::function<void(double)> on_progress;
   if (progress.enabled())
@@ -269,6 +277,10 @@ void add_run_command(CLI::App& app, int& status) {
   sub->add_option("--dump-outputs", opts->dump_dir, "write each output tensor as DIR/NAME.pb");
   sub->add_option("--shape", opts->shapes, "NAME=1x3x224x224: static shape of a symbolic input");
   sub->add_flag("--quiet,-q", opts->quiet, "no progress line and no summary");
+  sub->add_option("--gdb", opts->gdb_port,
+                  "PORT: the rv32 firmware CPU serves GDB's remote protocol on 127.0.0.1:PORT (0: any "
+                  "free port) and stops before the first instruction")
+      ->check(CLI::Range(0, 65535));
   sub->callback([opts, &status] { status = run(*opts); });
 }
 

@@ -10,6 +10,7 @@ PKGS=(
   python3 python3-onnx python3-numpy
   python3-torch python3-torchvision libtorch-dev libopenblas0-pthread
   python3-sklearn python3-matplotlib
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf gdb-multiarch libelf-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do

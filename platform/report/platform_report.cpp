@@ -36,6 +36,12 @@ nlohmann::json PlatformReport::to_json() const {
   for (const auto& q : queues)
     j_queues[q.unit] = {
         {"mean_occupancy", q.mean_occupancy}, {"max_occupancy", q.max_occupancy}, {"depth", q.depth}};
+  json j_firmware = {{"mmio_accesses", firmware.mmio_accesses},
+                     {"commands", firmware.commands},
+                     {"control_bus_errors", firmware.control_bus_errors},
+                     {"noc_decode_errors", firmware.noc_decode_errors},
+                     {"errors", firmware.errors}};
+  if (firmware.cpu.is_object()) j_firmware.update(firmware.cpu);
   json j_ops = json::array();
   for (const auto& op : ops) {
     json row = {{"name", op.name},
@@ -57,12 +63,7 @@ nlohmann::json PlatformReport::to_json() const {
               {"hbm", hbm},
               {"energy_pj", energy},
               {"queues", j_queues},
-              {"firmware",
-               {{"mmio_accesses", firmware.mmio_accesses},
-                {"commands", firmware.commands},
-                {"control_bus_errors", firmware.control_bus_errors},
-                {"noc_decode_errors", firmware.noc_decode_errors},
-                {"errors", firmware.errors}}},
+              {"firmware", j_firmware},
               {"ops", j_ops},
               {"work_total", work_total.to_json()}};
 }

@@ -42,6 +42,9 @@ struct FirmwareRow {
   uint64_t commands = 0;  ///< commands in the stream
   uint64_t control_bus_errors = 0, noc_decode_errors = 0;
   std::vector<std::string> errors;  ///< one line each
+  /// The CPU implementation's own fields (CpuModel::report(): `model`, and for rv32 the ISS
+  /// counters and the cost per command kind), merged into the report's "firmware" object.
+  nlohmann::json cpu = nlohmann::json::object();
 };
 
 /// One op-table entry (ONNX node, ATen op or FHE op): when it ran and what it asked of the units.
