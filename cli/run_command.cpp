@@ -8,7 +8,6 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "soc/platform.h"
-#include "workloads/driver/fhe_summary.h"
 #include "workloads/driver/ideal_reference.h"
 #include "workloads/driver/run_report.h"
 #include "workloads/driver/tensor_files.h"
@@ -25,19 +24,6 @@ struct RunOptions {
   bool quiet = false;
   int gdb_port = -1;  ///< --gdb: serve GDB's remote protocol on this port (0: any free port)
 };
-
-const char* status_name(RunOutcome::Status s) {
-  switch (s) {
-    case RunOutcome::Status::Done: return "ok";
-    case RunOutcome::Status::UnitError: return "unit_error";
-    case RunOutcome::Status::FirmwareError: return "firmware_error";
-    case RunOutcome::Status::Deadlock: return "deadlock";
-    case RunOutcome::Status::Timeout: return "timeout";
-    case RunOutcome::Status::FirmwareFault: return "firmware_fault";
-    case RunOutcome::Status::Watchdog: return "watchdog";
-  }
-  return "error";
-}
 
 /// Checks, before any simulation, that `dir` is a directory or can be created as one: it and each
 /// existing ancestor must be a directory. Throws Error naming --dump-outputs and the offending path.
@@ -222,20 +208,8 @@ int run(const RunOptions& o) {
   }
   const RunOutcome out = simulate(platform, o, w);
 
-  RunReport report;
-  report.platform = platform.report(out);
-  report.status = status_name(out.status);
-  if (out.status != RunOutcome::Status::Done) report.error = out.message;
-  report.photon_version = "0.1.0";
-  report.workload = o.workload;
-  report.info = w.info;
+  RunReport report = make_run_report(platform, out, w, cfg, o.workload, wall_seconds() - t0);
   for (const auto& note : input_notes) report.info.functional_notes.push_back(note);
-  report.mode = sim_mode_table().name(cfg.sim.mode);
-  report.simulated_time_ns = out.simulated_time_ns;
-  report.wall_time_s = wall_seconds() - t0;
-  report.config = config_json(cfg);
-  report.unsupported = w.unsupported;
-  if (w.frontend == "heir") report.fhe = fhe_summary(report.platform.ops);
   if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty())
     dump_outputs(o, w, platform, files, report);
   if (compare_ideal && out.status == RunOutcome::Status::Done) {

@@ -17,6 +17,7 @@
 #include "platform/report/op_work.h"
 #include "platform/semaphores.h"
 #include "soc/firmware_cpu.h"
+#include "soc/unit_area.h"
 
 #include "photon_regs.h"
 
@@ -275,6 +276,7 @@ PlatformReport Platform::report(const RunOutcome& outcome) const {
   r.firmware.cpu = cpu_->report();
   r.ops = op_rows(program_, trace_.events(), work);
   for (const auto& w : work) r.work_total += w;
+  r.area = unit_areas(cfg_);
   return r;
 }
 

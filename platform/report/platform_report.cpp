@@ -59,7 +59,18 @@ nlohmann::json PlatformReport::to_json() const {
     }
     j_ops.push_back(row);
   }
+  json area_mm2 = json::object(), area_parts = json::object();
+  double area_total = 0;
+  for (const auto& [unit, a] : area) {
+    area_mm2[unit] = a.total_mm2();
+    area_total += a.total_mm2();
+    for (const auto& [part, mm2] : a.parts) area_parts[unit][part] = mm2;
+    if (j_units.contains(unit)) j_units[unit]["area_mm2"] = a.total_mm2();
+  }
+  area_mm2["total"] = area_total;
   return json{{"units", j_units},
+              {"area_mm2", area_mm2},
+              {"area_parts_mm2", area_parts},
               {"hbm", hbm},
               {"energy_pj", energy},
               {"queues", j_queues},

@@ -14,6 +14,7 @@
 #include "isa/program.h"
 #include "platform/report/op_work.h"
 #include "platform/report/trace.h"
+#include "platform/stats/area.h"
 
 namespace photon {
 
@@ -67,11 +68,15 @@ struct PlatformReport {
   nlohmann::json hbm;  ///< the HBM controller's section (models/hbm: bytes, bandwidth, row hits, ...)
   std::vector<OpRow> ops;
   OpWork work_total;
+  /// Silicon area per unit from the configuration (soc/unit_area.h), mm2: `area_mm2` (per unit
+  /// and total), `area_parts_mm2`, and each unit's `area_mm2`.
+  std::vector<std::pair<std::string, UnitArea>> area;
 
   /// The row of unit `name`. Throws Error if there is none.
   const UnitRow& unit(const std::string& name) const;
   double energy_total_pj() const;
-  /// `units`, `hbm`, `energy_pj`, `queues`, `firmware`, `ops`, `work_total`.
+  /// `units`, `hbm`, `energy_pj`, `queues`, `firmware`, `ops`, `work_total`, `area_mm2`,
+  /// `area_parts_mm2`.
   nlohmann::json to_json() const;
 };
 
