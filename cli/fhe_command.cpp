@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "soc/platform.h"
+#include "workloads/driver/fhe_summary.h"
 #include "workloads/fhe/fhe_lowering.h"
 
 namespace photon::cli {
@@ -19,10 +20,11 @@ void add_fhe_command(CLI::App& app, int& status) {
     uint32_t max_level = 35, level = 35, alpha = 12;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* sub =
-      app.add_subcommand("fhe", "run one FHE scheme op (hmult, hrot, rescale, padd, pmult, hadd, bootstrap)");
+  CLI::App* sub = app.add_subcommand(
+      "fhe", "run one FHE scheme op (hmult, hmult_rescale, hrot, rescale, padd, pmult, hadd, bootstrap)");
   o->config.add_to(*sub);
-  sub->add_option("--op", o->op, "hmult | hrot | rescale | padd | pmult | hadd | bootstrap")->required();
+  sub->add_option("--op", o->op, "hmult | hmult_rescale | hrot | rescale | padd | pmult | hadd | bootstrap")
+      ->required();
   sub->add_option("--ring-degree", o->ring_degree, "ring degree N (power of two, 2^10..2^17)")->required();
   sub->add_option("--max-level", o->max_level, "L: Q limbs - 1")->required();
   sub->add_option("--level", o->level, "l: the ciphertext's level (active Q limbs - 1)")->required();
@@ -71,6 +73,20 @@ void add_fhe_command(CLI::App& app, int& status) {
     for (const UnitRow& u : rep.units)
       if (!u.impl.empty()) r["units"][u.name]["impl"] = u.impl;
     r["hbm"] = rep.hbm;
+    // The op rows (latency, detail, memory plan: bytes by class and peak scratchpad) and their sums.
+    nlohmann::json rows = nlohmann::json::array();
+    for (const OpRow& row : rep.ops) {
+      nlohmann::json x = {{"name", row.name}, {"kind", row.kind}, {"latency_ns", row.latency_ns}};
+      if (!row.detail.empty()) x["detail"] = row.detail;
+      if (!row.memory.empty()) {
+        nlohmann::json m = nlohmann::json::object();
+        for (const auto& [name, value] : row.memory) m[name] = value;
+        x["memory"] = m;
+      }
+      rows.push_back(x);
+    }
+    r["ops"] = rows;
+    r["fhe"] = fhe_summary(rep.ops).total.to_json();
     r["mode"] = sim_mode_table().name(cfg.sim.mode);
     if (cfg.sim.mode == SimMode::Functional) r["functional"] = platform.memory_digest().to_json();
     if (!o->report.empty()) write_json_atomic(o->report, r);

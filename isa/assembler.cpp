@@ -150,7 +150,7 @@ class Assembler {
     const uint64_t idx = number(t[1].text, t[1].col, 0xFFFFFFFEu, "op index");
     if (idx != prog_.ops.size())
       fail(t[1].col, fmt::format("op index {} out of order, expected {}", idx, prog_.ops.size()));
-    prog_.ops.push_back({t[2].text, t[3].text, t.size() > 4 ? t[4].text : std::string()});
+    prog_.ops.push_back({t[2].text, t[3].text, t.size() > 4 ? t[4].text : std::string(), {}});
   }
 
   void append_list(const std::string& list, int col, bool is_f32, std::vector<uint8_t>& out) {

@@ -96,9 +96,11 @@ std::vector<uint8_t> serialize(const Program& p) {
   check_count(p.commands.size(), "commands");
   check_count(p.ops.size(), "ops");
   check_count(p.segments.size(), "segments");
+  bool memory = false;
+  for (const auto& op : p.ops) memory = memory || !op.memory.empty();
   Writer w;
   w.u32(kMagic);
-  w.u16(kVersion);
+  w.u16(memory ? kVersionWithMemory : kVersion);
   w.u16(kHeaderBytes);
   w.u32(static_cast<uint32_t>(p.commands.size()));
   w.u32(static_cast<uint32_t>(p.ops.size()));
@@ -114,6 +116,14 @@ std::vector<uint8_t> serialize(const Program& p) {
     w.str(op.name);
     w.str(op.kind);
     w.str(op.detail);
+    if (memory) {
+      check_count(op.memory.size(), "memory figures");
+      w.u32(static_cast<uint32_t>(op.memory.size()));
+      for (const auto& [name, value] : op.memory) {
+        w.str(name);
+        w.u64(value);
+      }
+    }
   }
   for (const auto& s : p.segments) {
     w.u64(s.address);
@@ -138,8 +148,9 @@ Program deserialize(const std::vector<uint8_t>& b) {
     throw Error(
         fmt::format("truncated: file holds {} bytes, the .pcs header needs {}", b.size(), kHeaderBytes));
   const auto version = static_cast<uint16_t>(get_le(b, 4, 2));
-  if (version != kVersion)
-    throw Error(fmt::format("unsupported version {} (this build reads version {})", version, kVersion));
+  if (version != kVersion && version != kVersionWithMemory)
+    throw Error(fmt::format("unsupported version {} (this build reads versions {} and {})", version, kVersion,
+                            kVersionWithMemory));
   const auto header = static_cast<uint16_t>(get_le(b, 6, 2));
   if (header != kHeaderBytes)
     throw Error(fmt::format("bad header size {}, version {} has {}", header, kVersion, kHeaderBytes));
@@ -174,6 +185,13 @@ Program deserialize(const std::vector<uint8_t>& b) {
     op.name = r.str(ctx + " name");
     op.kind = r.str(ctx + " kind");
     op.detail = r.str(ctx + " detail");
+    if (version == kVersionWithMemory) {
+      const uint64_t n_fig = r.le(4, ctx + " memory count");
+      for (uint64_t k = 0; k < n_fig; ++k) {
+        std::string name = r.str(ctx + " memory name");
+        op.memory.emplace_back(std::move(name), r.le(8, ctx + " memory value"));
+      }
+    }
     p.ops.push_back(std::move(op));
   }
   for (uint64_t i = 0; i < n_seg; ++i) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "isa/command.h"
@@ -15,13 +16,19 @@
 namespace photon::pcs {
 
 constexpr uint32_t kMagic = 0x31534350;  ///< "PCS1" read as little-endian uint32
+/// Version written when no op carries `memory` figures (byte-identical to earlier files).
 constexpr uint16_t kVersion = 1;
+/// Version written when some op carries `memory` figures (each op entry gains a figure list).
+constexpr uint16_t kVersionWithMemory = 2;
 
 /// One entry of the op table: what a group of commands implements, for the report.
 struct OpInfo {
   std::string name;    ///< layer or FHE op name, e.g. "conv1" or "ckks.rotate#3"
   std::string kind;    ///< e.g. "Conv", "Gemm", "hrot", "bootstrap"
   std::string detail;  ///< free text: chosen tiling, derived FHE parameters, ...
+  /// The lowering's memory plan for the op, as named byte counts (FHE: "ct_in_bytes",
+  /// "key_bytes", "peak_scratchpad_bytes", ...; docs/report.md); reported in the op's row.
+  std::vector<std::pair<std::string, uint64_t>> memory;
 };
 
 /// Bytes to place at an HBM address before the run.
@@ -43,7 +50,7 @@ struct Program {
 };
 
 inline bool operator==(const OpInfo& a, const OpInfo& b) {
-  return a.name == b.name && a.kind == b.kind && a.detail == b.detail;
+  return a.name == b.name && a.kind == b.kind && a.detail == b.detail && a.memory == b.memory;
 }
 inline bool operator==(const Segment& a, const Segment& b) {
   return a.address == b.address && a.bytes == b.bytes;

@@ -65,6 +65,10 @@ void PlatformConfig::validate() const {
       noc.scratchpad_base + scratchpad.size_bytes() > noc.hbm_base)
     throw Error("noc.scratchpad_base: scratchpad window overlaps HBM (" +
                 std::to_string(hbm.capacity_bytes()) + " bytes at noc.hbm_base)");
+  if (ntt.storage_bits < ntt.prime_bits())
+    throw Error("ntt.storage_bits: " + std::to_string(ntt.storage_bits) + " bits cannot hold the " +
+                std::to_string(ntt.prime_bits()) +
+                "-bit residues of ntt.word_bits = " + std::to_string(ntt.word_bits));
   if (!cosim.waveform.empty() && impl.at("ntt") != "rtl")
     throw Error("cosim.waveform: no unit runs RTL to trace (set ntt.impl=rtl)");
   if (!cosim.waveform.empty() && (cosim.waveform.size() < 5 || cosim.waveform.substr(cosim.waveform.size() - 4) != ".fst"))

@@ -37,6 +37,9 @@ const cosim::NttRtlParams& NttRtlUnit::check_config(const NttConfig& c, const Co
     throw Error(
         "ntt.transpose_cycles: " + std::to_string(c.transpose_cycles) +
         " with ntt.impl=rtl: the RTL core is an iterative radix-2 NTT without 4-step transposes (set 0)");
+  if (c.storage_bits != 64)
+    throw Error("ntt.storage_bits: " + std::to_string(c.storage_bits) +
+                " with ntt.impl=rtl: the RTL core's streams carry one 64-bit word per residue (set 64)");
   if (c.spm_words_per_cycle != 0 && c.spm_words_per_cycle < 4ull * c.lanes)
     throw Error("ntt.spm_words_per_cycle: " + std::to_string(c.spm_words_per_cycle) +
                 " with ntt.impl=rtl: the RTL core's streams move up to 4 x ntt.lanes = " +

@@ -21,6 +21,10 @@ inline const EnumTable<TwiddleSource>& twiddle_source_table() {
 struct NttConfig {
   uint32_t lanes = 64;      ///< butterfly lanes (butterflies per cycle)
   uint32_t word_bits = 64;  ///< modular word width, bits
+  /// Bits one residue occupies in the scratchpad and in HBM: 64 = one 64-bit word per residue;
+  /// fewer = packed words (SHARP stores 36-bit residues in 36 bits). At least the prime width
+  /// min(word_bits, 60). The unit unpacks on read and packs on write (models/ntt/README.md).
+  uint32_t storage_bits = 64;
   uint32_t pipeline_depth =
       20;  ///< butterfly pipeline depth: a row's issue to its result being readable, cycles
   uint32_t limb_interleave = 2;  ///< limbs the butterflies interleave stage by stage (hides pipeline_depth)
@@ -41,9 +45,16 @@ struct NttConfig {
   /// tlm: the C++ model; rtl: NTT and INTT on the verilated core of cosim/ntt (the other
   /// operations stay on the model), docs/cosim.md.
 
+  /// Bits of the moduli the FHE lowering generates (primes below 2^prime_bits()).
+  uint32_t prime_bits() const { return word_bits < 60 ? word_bits : 60; }
+  /// Bytes of one limb of N = 2^log_n residues at storage_bits (N * storage_bits / 8).
+  uint64_t limb_bytes(uint32_t log_n) const { return (uint64_t(storage_bits) << log_n) / 8; }
+
   void declare(ParamSet& ps, const std::string& p) {
     ps.add_uint(p + ".lanes", &lanes, 1, 65536, "butterflies per cycle");
     ps.add_uint(p + ".word_bits", &word_bits, 16, 64, "modular word width, bits");
+    ps.add_uint(p + ".storage_bits", &storage_bits, 16, 64,
+                "bits per stored residue in scratchpad and HBM (64: one word each; less: packed)");
     ps.add_uint(p + ".pipeline_depth", &pipeline_depth, 0, 10000,
                 "butterfly pipeline depth (issue to result readable), cycles");
     ps.add_uint(p + ".limb_interleave", &limb_interleave, 1, 4096,

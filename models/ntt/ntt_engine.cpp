@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "models/ntt/ntt_storage.h"
+
 namespace photon {
 
 namespace {
@@ -25,8 +27,9 @@ struct Ranges {
   bool dst_read = false;  // MulAcc reads its destination
 };
 
-Ranges ranges_of(const pcs::Ntt& n) {
-  const uint64_t limb_bytes = (uint64_t(1) << n.log_n) * 8;
+/// Ranges at `storage_bits` bits per residue (a limb is N * storage_bits / 8 bytes).
+Ranges ranges_of(const pcs::Ntt& n, uint32_t storage_bits) {
+  const uint64_t limb_bytes = (uint64_t(storage_bits) << n.log_n) / 8;
   Ranges r;
   r.src0 = n.src0;
   r.src0_bytes = n.limbs * limb_bytes;
@@ -112,7 +115,7 @@ uint64_t NttEngine::busy_cycles(const pcs::Ntt& n, const NttConfig& cfg) {
       break;
   }
   if (cfg.spm_words_per_cycle > 0) {
-    const Ranges r = ranges_of(n);
+    const Ranges r = ranges_of(n, cfg.storage_bits);
     const uint64_t words = (r.src0_bytes + r.src1_bytes + r.dst_bytes + (r.dst_read ? r.dst_bytes : 0)) / 8;
     compute = std::max(compute, ceil_div(words, cfg.spm_words_per_cycle));
   }
@@ -127,7 +130,10 @@ const pcs::Ntt& NttEngine::decode(const pcs::Command& cmd) {
 
 std::vector<uint64_t> NttEngine::check(const pcs::Ntt& n, const MemView& spm) {
   check_fields(n);
-  const Ranges r = ranges_of(n);
+  if ((uint64_t(cfg_.storage_bits) << n.log_n) % 64 != 0)
+    throw decode_fault("a limb of 2^" + std::to_string(n.log_n) + " residues at " +
+                       std::to_string(cfg_.storage_bits) + " bits is not a whole number of 8-byte words");
+  const Ranges r = ranges_of(n, cfg_.storage_bits);
   if (spm.data != nullptr || spm.size != 0) {
     spm.check(n.moduli, r.moduli_bytes, "ntt moduli");
     spm.check(r.src0, r.src0_bytes, "ntt src0");
@@ -152,6 +158,9 @@ void NttEngine::check_modulus(uint64_t q, uint32_t i) const {
     throw decode_fault("modulus " + std::to_string(i) + " = " + std::to_string(q) + " (" +
                        std::to_string(bit_length(q)) + " bits) is not below 2^ntt.word_bits = 2^" +
                        std::to_string(cfg_.word_bits) + " (the unit's modular word width)");
+  if (cfg_.storage_bits < 64 && q > (uint64_t(1) << cfg_.storage_bits))
+    throw decode_fault("modulus " + std::to_string(i) + " = " + std::to_string(q) +
+                       ": its residues are wider than ntt.storage_bits = " + std::to_string(cfg_.storage_bits));
 }
 
 void NttEngine::check_command(const pcs::Command& cmd, const LoadImage& image) const {
@@ -165,7 +174,7 @@ void NttEngine::check_command(const pcs::Command& cmd, const LoadImage& image) c
 }
 
 uint64_t NttEngine::earliest_start(const pcs::Ntt& n, uint64_t now) const {
-  const Ranges r = ranges_of(n);
+  const Ranges r = ranges_of(n, cfg_.storage_bits);
   uint64_t start = std::max(now, next_free_[unit_of(n.op)]);
   for (const Access& a : scoreboard_) {
     const bool hits_dst = overlaps(r.dst, r.dst_bytes, a.lo, a.hi);
@@ -188,7 +197,7 @@ IssueResult NttEngine::issue(const pcs::Command& cmd, uint64_t now, const MemVie
 }
 
 IssueResult NttEngine::commit(const pcs::Ntt& n, uint64_t now, uint64_t start, uint64_t cycles) {
-  const Ranges r = ranges_of(n);
+  const Ranges r = ranges_of(n, cfg_.storage_bits);
   const Unit u = unit_of(n.op);
   // Entries that ended by now cannot delay anything issued from now on.
   scoreboard_.erase(std::remove_if(scoreboard_.begin(), scoreboard_.end(),
@@ -299,10 +308,32 @@ void NttEngine::execute(const pcs::Ntt& n, const MemView& spm, const std::vector
   if (unit_of(n.op) == kNttUnit)
     for (uint32_t i = 0; i < n.limbs; ++i) tabs.push_back(&tables(q[i], n.log_n));
   const ntt::BaseConverter* conv = n.op == pcs::Ntt::kBConv ? &converter(q, n.limbs) : nullptr;
-  const uint64_t* s0 = spm.at<const uint64_t>(n.src0);
-  const uint64_t* s1 = spm.at<const uint64_t>(n.src1);
-  uint64_t* d = spm.at<uint64_t>(n.dst);
   const size_t words = size_t(n.limbs) * N;
+  // Packed words: the unit unpacks its operands into 64-bit lanes and packs the result.
+  const uint32_t bits = cfg_.storage_bits;
+  std::vector<uint64_t> u0, u1, ud;
+  const uint64_t* s0;
+  const uint64_t* s1 = nullptr;
+  uint64_t* d;
+  const size_t dst_words = size_t(n.op == pcs::Ntt::kBConv ? n.out_limbs : n.limbs) * N;
+  if (bits == 64) {
+    s0 = spm.at<const uint64_t>(n.src0);
+    s1 = spm.at<const uint64_t>(n.src1);
+    d = spm.at<uint64_t>(n.dst);
+  } else {
+    const Ranges r = ranges_of(n, bits);
+    u0.resize(words);
+    ntt::unpack_residues(spm.data + n.src0, words, bits, u0.data());
+    s0 = u0.data();
+    if (r.src1_bytes) {
+      u1.resize(words);
+      ntt::unpack_residues(spm.data + n.src1, words, bits, u1.data());
+      s1 = u1.data();
+    }
+    ud.resize(dst_words);
+    if (r.dst_read) ntt::unpack_residues(spm.data + n.dst, dst_words, bits, ud.data());
+    d = ud.data();
+  }
   switch (n.op) {
     case pcs::Ntt::kForward:
     case pcs::Ntt::kInverse:
@@ -349,6 +380,7 @@ void NttEngine::execute(const pcs::Ntt& n, const MemView& spm, const std::vector
       break;
     }
   }
+  if (bits != 64) ntt::pack_residues(ud.data(), dst_words, bits, spm.data + n.dst);
 }
 
 std::map<std::string, double> NttEngine::counters() const {

@@ -52,6 +52,11 @@ nlohmann::json PlatformReport::to_json() const {
                 {"unit_ns", op.unit_ns},
                 {"work", op.work.to_json()}};
     if (!op.detail.empty()) row["detail"] = op.detail;
+    if (!op.memory.empty()) {
+      json memory = json::object();
+      for (const auto& [name, value] : op.memory) memory[name] = value;
+      row["memory"] = memory;
+    }
     j_ops.push_back(row);
   }
   json area_mm2 = json::object(), area_parts = json::object();
@@ -95,6 +100,12 @@ double union_length(std::vector<std::pair<double, double>> iv) {
 
 }  // namespace
 
+uint64_t OpRow::memory_figure(const std::string& key) const {
+  for (const auto& [name, value] : memory)
+    if (name == key) return value;
+  return 0;
+}
+
 std::vector<OpRow> op_rows(const pcs::Program& program, const std::vector<TraceEvent>& events,
                            const std::vector<OpWork>& work) {
   // First start, last end, and per unit the union of the op's command intervals (commands of
@@ -118,6 +129,7 @@ std::vector<OpRow> op_rows(const pcs::Program& program, const std::vector<TraceE
     r.name = program.ops[i].name;
     r.kind = program.ops[i].kind;
     r.detail = program.ops[i].detail;
+    r.memory = program.ops[i].memory;
     r.start_ns = s.end > 0 ? s.start : 0.0;
     r.end_ns = s.end;
     r.latency_ns = s.end > 0 ? s.end - s.start : 0.0;

@@ -54,6 +54,11 @@ struct OpRow {
   double start_ns = 0, end_ns = 0, latency_ns = 0;  ///< first command start to last end; 0 if none ran
   std::map<std::string, double> unit_ns;            ///< per unit queue: union of its commands' intervals, ns
   OpWork work;
+  /// The lowering's memory plan of the op (pcs::OpInfo::memory: FHE bytes by class and peak
+  /// scratchpad bytes), reported as `memory` when not empty.
+  std::vector<std::pair<std::string, uint64_t>> memory;
+  /// The value of memory figure `name`, 0 when absent.
+  uint64_t memory_figure(const std::string& name) const;
 };
 
 struct PlatformReport {

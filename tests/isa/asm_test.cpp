@@ -154,7 +154,7 @@ TEST(PcsAsm, FloatSpellingsAreExact) {
 
 TEST(PcsAsm, DisassemblyIsReadable) {
   Program p;
-  p.add_op({"conv1", "Conv", "tiles \"4x2\""});
+  p.add_op({"conv1", "Conv", "tiles \"4x2\"", {}});
   Gemm g;
   g.m = 16;
   g.flags = Gemm::kBias | Gemm::kTransposeA;

@@ -52,7 +52,7 @@ std::string error_of(const std::vector<uint8_t>& b) {
 
 Program small_program() {
   Program p;
-  const uint32_t t = p.add_op({"conv1", "Conv", "tiles 4x2"});
+  const uint32_t t = p.add_op({"conv1", "Conv", "tiles 4x2", {}});
   DmaCopy d;
   d.dst = 0x4000000000;
   d.inner_bytes = 4096;

@@ -91,7 +91,7 @@ inline Program random_program(uint64_t seed) {
   std::mt19937_64 rng(seed);
   Program p;
   const int n_ops = static_cast<int>(rng() % 5);
-  for (int i = 0; i < n_ops; ++i) p.add_op({random_string(rng), random_string(rng), random_string(rng)});
+  for (int i = 0; i < n_ops; ++i) p.add_op({random_string(rng), random_string(rng), random_string(rng), {}});
   for (uint64_t sub = 0; sub < 40; ++sub)
     for (int k = 0; k < 8; ++k) p.commands.push_back(random_command(k, sub, rng));
   std::shuffle(p.commands.begin(), p.commands.end(), rng);

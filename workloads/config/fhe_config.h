@@ -8,9 +8,21 @@
 
 namespace photon {
 
+/// Evaluation-key residency (fhe.key_policy).
+enum class KeyPolicy { Lru, None, Pinned };
+inline const EnumTable<KeyPolicy>& key_policy_table() {
+  static const EnumTable<KeyPolicy> t{{KeyPolicy::Lru, "lru"}, {KeyPolicy::None, "none"}, {KeyPolicy::Pinned, "pinned"}};
+  return t;
+}
+/// Ciphertext residency (fhe.ct_policy).
+enum class CtPolicy { Spill, Hottest, None };
+inline const EnumTable<CtPolicy>& ct_policy_table() {
+  static const EnumTable<CtPolicy> t{{CtPolicy::Spill, "spill"}, {CtPolicy::Hottest, "hottest"}, {CtPolicy::None, "none"}};
+  return t;
+}
+
 struct FheConfig {
-  uint32_t word_bytes = 8;  ///< bytes per residue word in memory
-  uint32_t dnum = 0;        ///< key-switching decomposition number; 0 = derive (HEIR rule)
+  uint32_t dnum = 0;  ///< key-switching decomposition number; 0 = derive (HEIR rule)
   // Bootstrapping (CKKS, Cheon-Han-Kim-Kim-Song style with BSGS linear transforms).
   uint32_t bootstrap_cts_levels = 3;      ///< CoeffToSlot levels consumed
   uint32_t bootstrap_stc_levels = 3;      ///< SlotToCoeff levels consumed
@@ -23,9 +35,24 @@ struct FheConfig {
   /// true: the evaluation keys that fit in the scratchpad are resident when the program starts
   /// (SHARP, ISCA 2023, and Homulator keep keys on chip); false: every key is first loaded from HBM.
   bool keys_on_chip = false;
+  // Residency (docs/fhe.md "Memory plan"). When the whole working set and a key slot fit, every
+  // policy but `none` gives the resident layout; otherwise data stream between HBM and the
+  // scratchpad in limb groups.
+  /// Evaluation keys: `lru` (whole keys in scratchpad slots, least recently used evicted), `none`
+  /// (no reuse: every key switch reads its key from HBM, as SimFHE assumes; Agrawal et al., MICRO
+  /// 2023), `pinned` (the keys used most often stay in slots for the whole program, the others
+  /// stream from HBM at every use).
+  KeyPolicy key_policy = KeyPolicy::Lru;
+  /// Ciphertexts: `spill` (kept on chip while the op's working buffers leave room, spilled to HBM
+  /// on demand), `hottest` (the most used ciphertexts get the scratchpad first, the op's working
+  /// buffers what is left), `none` (every op reads its operands from HBM and writes its result
+  /// back, as SimFHE assumes).
+  CtPolicy ct_policy = CtPolicy::Spill;
+  /// Limbs per streamed group (one DMA and one command per group and polynomial); 0 = the largest
+  /// group that fits, at most a quarter of the limbs so that transfers overlap compute.
+  uint32_t limb_group = 0;
 
   void declare(ParamSet& ps, const std::string& p) {
-    ps.add_uint(p + ".word_bytes", &word_bytes, 4, 16, "bytes per residue word");
     ps.add_uint(p + ".dnum", &dnum, 0, 64, "key-switch decomposition number (0: derive)");
     ps.add_uint(p + ".bootstrap_cts_levels", &bootstrap_cts_levels, 1, 16, "CoeffToSlot levels");
     ps.add_uint(p + ".bootstrap_stc_levels", &bootstrap_stc_levels, 1, 16, "SlotToCoeff levels");
@@ -36,6 +63,13 @@ struct FheConfig {
                 "ciphertext products in EvalMod");
     ps.add_bool(p + ".keys_on_chip", &keys_on_chip,
                 "evaluation keys resident in the scratchpad at program start (as many as fit)");
+    ps.add_enum(
+        p + ".key_policy", &key_policy, key_policy_table(),
+        "evaluation-key residency: lru slots, none (read at every use, SimFHE), pinned by use count");
+    ps.add_enum(
+        p + ".ct_policy", &ct_policy, ct_policy_table(),
+        "ciphertext residency: spill on demand, hottest first, none (HBM in and out per op, SimFHE)");
+    ps.add_uint(p + ".limb_group", &limb_group, 0, 64, "limbs per streamed group (0: largest that fits)");
   }
 };
 

@@ -1,5 +1,7 @@
 #include "workloads/driver/fhe_summary.h"
 
+#include <algorithm>
+
 namespace photon {
 
 void FheTotals::add(const OpRow& row) {
@@ -9,7 +11,12 @@ void FheTotals::add(const OpRow& row) {
   modmul_words += row.work.modmul_words;
   bconv_macs += row.work.bconv_macs;
   dma_bytes += row.work.dma_bytes;
-  key_bytes += row.work.hbm_read_bytes;
+  key_bytes += row.memory.empty() ? row.work.hbm_read_bytes : row.memory_figure("key_bytes");
+  ct_in_bytes += row.memory_figure("ct_in_bytes");
+  ct_out_bytes += row.memory_figure("ct_out_bytes");
+  spill_bytes += row.memory_figure("spill_bytes");
+  plaintext_bytes += row.memory_figure("plaintext_bytes");
+  peak_scratchpad_bytes = std::max(peak_scratchpad_bytes, row.memory_figure("peak_scratchpad_bytes"));
 }
 
 nlohmann::json FheTotals::to_json() const {
@@ -19,7 +26,12 @@ nlohmann::json FheTotals::to_json() const {
           {"modmul_words", modmul_words},
           {"bconv_macs", bconv_macs},
           {"key_bytes", key_bytes},
-          {"dma_bytes", dma_bytes}};
+          {"dma_bytes", dma_bytes},
+          {"ct_in_bytes", ct_in_bytes},
+          {"ct_out_bytes", ct_out_bytes},
+          {"spill_bytes", spill_bytes},
+          {"plaintext_bytes", plaintext_bytes},
+          {"peak_scratchpad_bytes", peak_scratchpad_bytes}};
 }
 
 nlohmann::json FheSummary::to_json() const {

@@ -19,6 +19,9 @@ struct FheTotals {
   uint64_t ntt_limb_transforms = 0, modmul_words = 0, bconv_macs = 0;
   uint64_t key_bytes = 0;  ///< evaluation-key bytes read from HBM
   uint64_t dma_bytes = 0;  ///< bytes moved by the DMA engine
+  /// The memory plans' byte classes (docs/report.md "FHE memory"), summed, and the largest peak.
+  uint64_t ct_in_bytes = 0, ct_out_bytes = 0, spill_bytes = 0, plaintext_bytes = 0;
+  uint64_t peak_scratchpad_bytes = 0;
   void add(const OpRow& row);
   nlohmann::json to_json() const;
 };
@@ -30,9 +33,10 @@ struct FheSummary {
 };
 
 /// From the per-op rows of an FHE program: per kind, `total`, and `bootstrap` (rows of kind
-/// "bootstrap"). In the FHE lowering every HBM read after the set-up op is an evaluation-key
-/// load, so key_bytes = the rows' work.hbm_read_bytes; dma_bytes = their work.dma_bytes. The
-/// set-up row (kind "setup") is left out.
+/// "bootstrap"). key_bytes and the byte classes are the sums of the rows' memory plans
+/// (key_bytes falls back to work.hbm_read_bytes for a row without one: then every HBM read after
+/// the set-up op is a key load); dma_bytes = the rows' work.dma_bytes; peak_scratchpad_bytes is
+/// the largest row's. The set-up row (kind "setup") is left out.
 FheSummary fhe_summary(const std::vector<OpRow>& ops);
 
 }  // namespace photon

@@ -34,8 +34,14 @@ void FheCommandWriter::sync(pcs::Opcode op, pcs::Queue q, uint32_t sem) {
                                                     : pcs::make_wait(q, sem, tag_));
 }
 
+const char* byte_class_name(ByteClass c) {
+  static const char* names[kByteClasses] = {"ct_in_bytes", "ct_out_bytes",    "key_bytes",
+                                            "spill_bytes", "plaintext_bytes", "table_bytes"};
+  return names[int(c)];
+}
+
 void FheCommandWriter::dma(uint64_t src, uint64_t dst, uint64_t inner, uint32_t n1, uint64_t src_stride,
-                           uint64_t dst_stride) {
+                           uint64_t dst_stride, ByteClass cls, uint32_t channel) {
   if (inner > 0xFFFFFFFFull)
     throw Error("fhe lowering: DMA row of " + std::to_string(inner) + " bytes exceeds 4 GiB");
   pcs::DmaCopy d;
@@ -45,7 +51,12 @@ void FheCommandWriter::dma(uint64_t src, uint64_t dst, uint64_t inner, uint32_t 
   d.n1 = n1;
   d.src_stride1 = src_stride;
   d.dst_stride1 = dst_stride;
+  d.channel = channel;
   out_.commands.push_back(pcs::make_dma(d, tag_));
+  if (tag_ != pcs::kNoTag) {
+    if (tallies_.size() <= tag_) tallies_.resize(tag_ + 1);
+    tallies_[tag_].bytes[int(cls)] += inner * n1;
+  }
 }
 
 uint32_t FheCommandWriter::table(const std::vector<uint64_t>& moduli) {

@@ -6,8 +6,12 @@
 
 namespace photon::fhe {
 
-FheKeyCache::FheKeyCache(uint32_t slots, uint64_t region_bytes, const FheConfig& fc)
-    : fc_(fc), region_bytes_(region_bytes), key_(slots), used_(slots, 0), pending_(slots, false) {}
+FheKeyCache::FheKeyCache(uint32_t slots, uint64_t region_bytes, uint32_t storage_bits)
+    : storage_bits_(storage_bits),
+      region_bytes_(region_bytes),
+      key_(slots),
+      used_(slots, 0),
+      pending_(slots, false) {}
 
 void FheKeyCache::warm(const std::vector<KeyId>& keys) {
   uint32_t s = 0;
@@ -24,7 +28,7 @@ void FheKeyCache::warm(const std::vector<KeyId>& keys) {
 uint64_t FheKeyCache::hbm_offset(const KeyId& key) {
   auto it = hbm_.find(key);
   if (it != hbm_.end()) return it->second;
-  const uint64_t bytes = (fhe_key_bytes(key, fc_) + 4095) / 4096 * 4096;
+  const uint64_t bytes = (fhe_key_bytes(key, storage_bits_) + 4095) / 4096 * 4096;
   if (next_hbm_ + bytes > region_bytes_) {  // HBM full: later keys share addresses
     next_hbm_ = 0;
     ++aliased_;
@@ -62,6 +66,12 @@ FheKeyCache::Grant FheKeyCache::acquire(const KeyId& key) {
   pending_[victim] = true;
   ++loads_;
   return g;
+}
+
+uint32_t FheKeyCache::occupied() const {
+  uint32_t n = 0;
+  for (const auto& k : key_) n += k.has_value();
+  return n;
 }
 
 bool FheKeyCache::take_pending(int slot) {

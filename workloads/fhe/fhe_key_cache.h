@@ -15,8 +15,9 @@ namespace photon::fhe {
 
 class FheKeyCache {
  public:
-  /// `slots` whole-key slots in the scratchpad; `region_bytes` of HBM for keys.
-  FheKeyCache(uint32_t slots, uint64_t region_bytes, const FheConfig& fc);
+  /// `slots` whole-key slots in the scratchpad; `region_bytes` of HBM for keys; residues of
+  /// `storage_bits` bits (ntt.storage_bits).
+  FheKeyCache(uint32_t slots, uint64_t region_bytes, uint32_t storage_bits);
 
   /// Starts the cache warm (fhe.keys_on_chip): the first distinct keys of `keys`, as many as fit.
   void warm(const std::vector<KeyId>& keys);
@@ -36,6 +37,10 @@ class FheKeyCache {
   /// True once after a slot was loaded: the NTT queue must wait for that load.
   bool take_pending(int slot);
 
+  /// The key's offset in the HBM key region, placing it on first use (as acquire() does).
+  uint64_t hbm_location(const KeyId& key) { return hbm_offset(key); }
+  /// Slots that hold a key.
+  uint32_t occupied() const;
   uint64_t loads() const { return loads_; }
   /// Keys placed over earlier keys' HBM addresses because the region was full.
   uint64_t aliased() const { return aliased_; }
@@ -43,7 +48,7 @@ class FheKeyCache {
  private:
   uint64_t hbm_offset(const KeyId& key);
 
-  const FheConfig& fc_;
+  uint32_t storage_bits_;
   uint64_t region_bytes_;
   std::vector<std::optional<KeyId>> key_;
   std::vector<uint64_t> used_;

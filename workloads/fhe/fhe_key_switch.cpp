@@ -44,11 +44,11 @@ int OpLowerer::acquire_key(const LimbCtx& c, const KeyId& id) {
   const uint64_t slot_stride = mem.ext_slots * c.lb;
   const uint32_t polys = 2 * id.dnum;
   if (q_limbs == mem.q_slots) {
-    w.dma(hbm, spm, key_limbs * c.lb, polys, key_limbs * c.lb, slot_stride);
+    w.dma(hbm, spm, key_limbs * c.lb, polys, key_limbs * c.lb, slot_stride, ByteClass::Keys);
   } else {
-    w.dma(hbm, spm, q_limbs * c.lb, polys, key_limbs * c.lb, slot_stride);
+    w.dma(hbm, spm, q_limbs * c.lb, polys, key_limbs * c.lb, slot_stride, ByteClass::Keys);
     w.dma(hbm + q_limbs * c.lb, spm + mem.q_slots * c.lb, id.alpha * c.lb, polys, key_limbs * c.lb,
-          slot_stride);
+          slot_stride, ByteClass::Keys);
   }
   w.sync(pcs::Opcode::Signal, pcs::Queue::Dma, kSemKeyReady);
   return g.slot;
@@ -152,7 +152,7 @@ void OpLowerer::rotate(const LimbCtx& c, const KeyId& key, uint64_t out_ct) {
 
 void lower_relinearize(OpLowerer& l, const FheOp& op) {
   // Components c_2 .. c_d (stand-in: the d2 buffer) each key-switched with the key of s^k.
-  const LimbCtx c = limb_ctx(op);
+  const LimbCtx c = limb_ctx(op, l.cfg.ntt.storage_bits);
   for (const KeyId& key : fhe_op_keys(op, l.fc)) {
     const int slot = l.acquire_key(c, key);
     l.key_switch(c, l.mem.d2, slot, l.finish_add_both(c));
@@ -160,21 +160,21 @@ void lower_relinearize(OpLowerer& l, const FheOp& op) {
 }
 
 void lower_key_switch(OpLowerer& l, const FheOp& op) {
-  const LimbCtx c = limb_ctx(op);
+  const LimbCtx c = limb_ctx(op, l.cfg.ntt.storage_bits);
   const int slot = l.acquire_key(c, fhe_op_keys(op, l.fc).at(0));
   l.key_switch(c, l.poly(l.mem.cur, 1), slot, l.finish_rotation(c, l.poly(l.mem.cur, 0), l.mem.cur));
 }
 
 void lower_rotate(OpLowerer& l, const FheOp& op) {
   // Rotate and Conjugate; an identity rotation reads no key: the result is the input, in cur.
-  const LimbCtx c = limb_ctx(op);
+  const LimbCtx c = limb_ctx(op, l.cfg.ntt.storage_bits);
   for (const KeyId& key : fhe_op_keys(op, l.fc)) l.rotate(c, key, l.mem.cur);
 }
 
 void lower_hoisted_rotate(OpLowerer& l, const FheOp& op) {
   // One ModUp of c1; per rotation the automorphism permutes c0, c1 (own digits) and the
   // raised digits (Halevi and Shoup, CRYPTO 2018; Bossuat et al., Eurocrypt 2021).
-  const LimbCtx c = limb_ctx(op);
+  const LimbCtx c = limb_ctx(op, l.cfg.ntt.storage_bits);
   const FheMemoryPlan& m = l.mem;
   const uint32_t q0 = l.chain_off(0);
   l.mod_up(c, l.poly(m.cur, 1));

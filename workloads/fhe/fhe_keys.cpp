@@ -2,12 +2,14 @@
 
 namespace photon::fhe {
 
-uint64_t fhe_key_bytes(const KeyId& key, const FheConfig& fc) {
-  const uint64_t n = uint64_t(1) << key.log_n;
-  return 2ull * key.dnum * (key.max_level + 1ull + key.alpha) * n * fc.word_bytes;
+uint64_t fhe_key_bytes(const KeyId& key, uint32_t storage_bits) {
+  const uint64_t limb = (uint64_t(storage_bits) << key.log_n) / 8;
+  return 2ull * key.dnum * (key.max_level + 1ull + key.alpha) * limb;
 }
 
-uint64_t fhe_key_bytes(const FheOp& op, const FheConfig& fc) { return fhe_key_bytes(fhe_key_id(op, 0), fc); }
+uint64_t fhe_key_bytes(const FheOp& op, uint32_t storage_bits) {
+  return fhe_key_bytes(fhe_key_id(op, 0), storage_bits);
+}
 
 uint32_t fhe_digits(const FheOp& op) { return (op.level + 1 + op.alpha - 1) / op.alpha; }
 

@@ -26,11 +26,11 @@ struct KeyId {
 inline KeyId fhe_key_id(const FheOp& op, uint32_t galois) {
   return {galois, op.log_n, op.max_level, op.alpha, op.dnum};
 }
-/// Bytes of one evaluation key: 2 * dnum * (L+1+alpha) * N * word_bytes (dnum digits of two
-/// polynomials over Q_L and P).
-uint64_t fhe_key_bytes(const KeyId& key, const FheConfig& fc);
+/// Bytes of one evaluation key: 2 * dnum * (L+1+alpha) * N * storage_bits / 8 (dnum digits of two
+/// polynomials over Q_L and P, residues of `storage_bits` bits: ntt.storage_bits).
+uint64_t fhe_key_bytes(const KeyId& key, uint32_t storage_bits);
 /// The same for a key of `op`'s shape.
-uint64_t fhe_key_bytes(const FheOp& op, const FheConfig& fc);
+uint64_t fhe_key_bytes(const FheOp& op, uint32_t storage_bits);
 /// beta = ceil((level+1)/alpha): digits the key switch decomposes a level-l polynomial into.
 uint32_t fhe_digits(const FheOp& op);
 /// Galois element of a rotation by r slots: 5^r mod 2N (r < 0: 5^(r mod N/2)).

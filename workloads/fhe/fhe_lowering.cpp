@@ -4,6 +4,7 @@
 #include "workloads/fhe/fhe_lowering.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 #include "workloads/fhe/fhe_keys.h"
 #include "workloads/fhe/fhe_lowering_internal.h"
 #include "workloads/fhe/fhe_op_traits.h"
+#include "workloads/fhe/fhe_stream_internal.h"
 
 namespace photon::fhe {
 
@@ -56,7 +58,8 @@ std::string where_of(const FheOp& op) {
 }
 
 /// The op-table detail of `op` (checked; `source_max_level`: its L in the program).
-std::string describe(const FheOp& op, uint32_t source_max_level, const FheConfig& fc) {
+std::string describe(const FheOp& op, uint32_t source_max_level, const RunConfig& cfg) {
+  const FheConfig& fc = cfg.fhe;
   const FheOpTraits& t = fhe_op_traits(op.kind);
   std::string detail = fmt::format("N=2^{} l={} L={} alpha={} dnum={} beta={}", op.log_n, op.level,
                                    op.max_level, op.alpha, op.dnum, fhe_digits(op));
@@ -75,7 +78,7 @@ std::string describe(const FheOp& op, uint32_t source_max_level, const FheConfig
           fmt::format(" (chain raised from L={} to the levels bootstrapping consumes)", source_max_level);
   }
   if (t.degree && op.ct_degree > 1) detail += fmt::format(" ct_degree={}", op.ct_degree);
-  if (fhe_op_needs_key(op)) detail += fmt::format(" key_bytes={}", fhe_key_bytes(op, fc));
+  if (fhe_op_needs_key(op)) detail += fmt::format(" key_bytes={}", fhe_key_bytes(op, cfg.ntt.storage_bits));
   if (t.client) detail += " (client-side: not run)";
   return detail;
 }
@@ -99,7 +102,25 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   }
   if (ops.empty()) return end_only();
   const FheMemoryPlan mem = plan_fhe_memory(ops, cfg);
-  FheKeyCache keys(mem.slots, mem.key_region_bytes, fc);
+  // The resident layout when it fits, no policy asks for streaming, and either every distinct key
+  // has a slot (the scratchpad holds everything) or its whole-key slots read no more key bytes
+  // than the streamed plan would (docs/fhe.md "Memory plan").
+  bool resident = mem.fits && fc.key_policy == KeyPolicy::Lru && fc.ct_policy != CtPolicy::None;
+  std::optional<FheStreamPlan> splan;
+  std::vector<KeyId> distinct;
+  for (const FheOp& op : ops)
+    for (const KeyId& k : fhe_op_keys(op, fc))
+      if (std::find(distinct.begin(), distinct.end(), k) == distinct.end()) distinct.push_back(k);
+  if (resident && mem.any_key && distinct.size() > mem.slots) {
+    const uint64_t r = fhe_key_traffic(ops, mem.slots, cfg);
+    if (r > fhe_key_traffic(ops, 0, cfg)) {
+      splan = plan_fhe_stream(ops, cfg, mem);
+      resident = r <= fhe_key_traffic(ops, splan->slots, cfg);
+    }
+  }
+  if (!resident && !splan) splan = plan_fhe_stream(ops, cfg, mem);
+  FheKeyCache keys(resident ? mem.slots : (fc.key_policy == KeyPolicy::Lru ? splan->slots : 0),
+                   resident ? mem.key_region_bytes : splan->key_region_bytes, cfg.ntt.storage_bits);
   if (fc.keys_on_chip) {  // warm key cache: the first keys used, as many as fit
     std::vector<KeyId> used;
     for (const FheOp& op : ops) {
@@ -108,7 +129,9 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
     }
     keys.warm(used);
   }
-  if (cfg.cpu.semaphores <= kSemSlotFree) throw Error("cpu.semaphores: the FHE lowering needs 3 semaphores");
+  if (cfg.cpu.semaphores <= (resident ? kSemSlotFree : kSemNttDone))
+    throw Error(fmt::format("cpu.semaphores: the FHE lowering needs {} semaphores",
+                            resident ? kSemSlotFree + 1 : kSemNttDone + 1));
 
   pcs::Program out;
   FheCommandWriter w(out);
@@ -116,18 +139,40 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   // Prologue: moduli tables from HBM into the scratchpad.
   w.set_tag(out.add_op({"fhe.setup", "setup",
                         fmt::format("moduli tables: {} primes of {} bits, q = 1 mod 2^{}", mem.chain.size(),
-                                    std::min<uint32_t>(cfg.ntt.word_bits, 60), mem.log_n_max + 1)}));
+                                    cfg.ntt.prime_bits(), mem.log_n_max + 1),
+                        {}}));
   const size_t tables_dma = out.commands.size();
-  w.dma(cfg.noc.hbm_base + kFheTablesHbmOffset, cfg.noc.scratchpad_base, 8, 1, 0, 0);
+  w.dma(cfg.noc.hbm_base + kFheTablesHbmOffset, cfg.noc.scratchpad_base, 8, 1, 0, 0, ByteClass::Tables);
   w.sync(pcs::Opcode::Signal, pcs::Queue::Dma, kSemInit);
   w.sync(pcs::Opcode::Wait, pcs::Queue::Ntt, kSemInit);
 
-  OpLowerer lowerer(cfg, mem, keys, w);
-  for (size_t i = 0; i < ops.size(); ++i) {
-    const FheOp& op = ops[i];
-    w.set_tag(out.add_op(
-        {op_name(op), fhe_op_traits(op.kind).table_kind, describe(op, prog.ops[i].max_level, fc)}));
-    with_error_context(where_of(op), [&] { lowerer.lower(op); });
+  // Per op: its row, its commands, and its memory figures (bytes by class, peak scratchpad).
+  std::vector<uint64_t> peak(ops.size() + 1, 0);
+  if (resident) {
+    OpLowerer lowerer(cfg, mem, keys, w);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const FheOp& op = ops[i];
+      w.set_tag(out.add_op(
+          {op_name(op), fhe_op_traits(op.kind).table_kind, describe(op, prog.ops[i].max_level, cfg), {}}));
+      with_error_context(where_of(op), [&] { lowerer.lower(op); });
+      peak[i + 1] = mem.keys_base + uint64_t(keys.occupied()) * mem.slot_bytes;
+    }
+  } else {
+    StreamLowerer lowerer(cfg, *splan, w, keys, false);
+    uint64_t ct_slots = 0;
+    for (const auto* slot : {&splan->cur_spm, &splan->opb_spm, &splan->d2_spm})
+      if (slot->has_value()) ct_slots += slot == &splan->d2_spm ? splan->ct_bytes / 2 : splan->ct_bytes;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const FheOp& op = ops[i];
+      w.set_tag(out.add_op(
+          {op_name(op), fhe_op_traits(op.kind).table_kind, describe(op, prog.ops[i].max_level, cfg), {}}));
+      lowerer.reset_peak();
+      const std::string shape = with_error_context(where_of(op), [&] { return lowerer.lower(op); });
+      if (!shape.empty()) out.ops.back().detail += " stream: " + shape;
+      const uint64_t held = fc.key_policy == KeyPolicy::Lru ? keys.occupied() : lowerer.pinned_in_use();
+      peak[i + 1] = kFheTablesBytes + ct_slots + held * splan->slot_bytes + lowerer.work_peak();
+    }
+    lowerer.drain();
   }
   pcs::Command end;
   end.tag = pcs::kNoTag;
@@ -142,8 +187,32 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
     for (int b = 0; b < 8; ++b) seg.bytes[i * 8 + b] = uint8_t(blob[i] >> (8 * b));
   out.segments.push_back(std::move(seg));
   std::get<pcs::DmaCopy>(out.commands[tables_dma].body).inner_bytes = uint32_t(blob.size() * 8);
-  out.ops[0].detail += fmt::format("; {} key slots of {:.1f} MiB in the scratchpad, {} key loads", mem.slots,
-                                   mem.slot_bytes / 1048576.0, keys.loads());
+  for (size_t i = 0; i < out.ops.size(); ++i) {
+    const ByteTally t = w.tally(uint32_t(i));
+    auto& m = out.ops[i].memory;
+    if (i == 0) {
+      m = {{"table_bytes", blob.size() * 8}, {"peak_scratchpad_bytes", kFheTablesBytes}};
+      continue;
+    }
+    for (ByteClass c :
+         {ByteClass::CtIn, ByteClass::CtOut, ByteClass::Keys, ByteClass::Spill, ByteClass::Plaintext})
+      m.push_back({byte_class_name(c), t[c]});
+    m.push_back({"peak_scratchpad_bytes", peak[i]});
+  }
+  if (resident) {
+    out.ops[0].detail += fmt::format("; {} key slots of {:.1f} MiB in the scratchpad, {} key loads",
+                                     mem.slots, mem.slot_bytes / 1048576.0, keys.loads());
+  } else {
+    std::string cts;
+    for (const auto& [name, slot] : {std::pair{"cur", &splan->cur_spm}, std::pair{"operand", &splan->opb_spm},
+                                     std::pair{"d2", &splan->d2_spm}})
+      if (slot->has_value()) cts += std::string(cts.empty() ? "" : ", ") + name;
+    out.ops[0].detail += fmt::format(
+        "; streamed (key_policy={}, ct_policy={}): ciphertexts on chip: {}; {} key slots of {:.1f} MiB; "
+        "working region {:.1f} MiB",
+        key_policy_table().name(fc.key_policy), ct_policy_table().name(fc.ct_policy), cts.empty() ? "none" : cts, splan->slots, splan->slot_bytes / 1048576.0,
+        (splan->work_limit - splan->work_base) / 1048576.0);
+  }
   if (keys.aliased())
     out.ops[0].detail += fmt::format(
         "; HBM too small for every distinct key: {} keys reuse HBM addresses "

@@ -40,9 +40,10 @@ constexpr uint32_t kSemSlotFree = 2;
 /// "scratchpad.size_kib" when the working set does not fit).
 pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg);
 
-/// The FheProgram of one op (hmult = Mul + Relinearize, hrot, rescale, padd, hadd, pmult,
-/// bootstrap), lowered. dnum = cfg.fhe.dnum or ceil((L+1)/alpha). Bad arguments throw Error
-/// naming the flag (--op, --ring-degree, --max-level, --level, --alpha).
+/// The FheProgram of one op (hmult = Mul + Relinearize, hmult_rescale = hmult + Rescale as
+/// SimFHE's HMult, hrot, rescale, padd, hadd, pmult, bootstrap), lowered. dnum = cfg.fhe.dnum or
+/// ceil((L+1)/alpha). Bad arguments throw Error naming the flag (--op, --ring-degree, --max-level, --level,
+/// --alpha).
 FheProgram make_single_op_fhe_program(const std::string& op, uint32_t log_n, uint32_t max_level,
                                       uint32_t level, uint32_t alpha, const RunConfig& cfg);
 pcs::Program make_single_op_program(const std::string& op, uint32_t log_n, uint32_t max_level, uint32_t level,

@@ -16,12 +16,12 @@
 namespace photon::fhe {
 
 /// Per-op limb parameters: K = level+1 Q limbs, L = max_level, A = alpha P limbs, beta digits,
-/// lb = bytes of one limb (N 8-byte words).
+/// lb = bytes of one limb (N residues of `storage_bits` bits: ntt.storage_bits).
 struct LimbCtx {
   uint32_t log_n, K, L, A, dnum, beta;
   uint64_t lb;
 };
-LimbCtx limb_ctx(const FheOp& op);
+LimbCtx limb_ctx(const FheOp& op, uint32_t storage_bits);
 
 class OpLowerer {
  public:

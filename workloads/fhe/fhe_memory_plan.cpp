@@ -25,8 +25,8 @@ void size_chain(FheMemoryPlan& m, bool& hoisted, const std::vector<FheOp>& ops, 
   }
   m.q_slots = m.l_max + 1;
   m.ext_slots = m.q_slots + m.a_max;
-  m.lb_max = (uint64_t(1) << m.log_n_max) * 8;
-  const uint32_t bits = std::min<uint32_t>(cfg.ntt.word_bits, 60);
+  m.lb_max = cfg.ntt.limb_bytes(m.log_n_max);
+  const uint32_t bits = cfg.ntt.prime_bits();
   m.chain = with_error_context("ntt.word_bits",
                                [&] { return modular::generate_ntt_primes(bits, m.log_n_max, m.ext_slots); });
 }
@@ -59,14 +59,7 @@ void lay_out_scratchpad(FheMemoryPlan& m, bool hoisted, const RunConfig& cfg) {
   m.spm_bytes = std::min<uint64_t>(cfg.scratchpad.size_kib * 1024, uint64_t(1) << 32);
   m.slot_bytes = 2ull * m.dnum_max * m.ext_slots * m.lb_max;
   m.slots = m.any_key && m.spm_bytes > at ? uint32_t((m.spm_bytes - at) / m.slot_bytes) : 0;
-  if (at > m.spm_bytes || (m.any_key && m.slots == 0))
-    throw Error(fmt::format(
-        "scratchpad.size_kib: the FHE working set (N=2^{}, L={}, alpha={}, dnum={}) needs {:.1f} MiB of "
-        "buffers{} "
-        "but the usable scratchpad is {:.1f} MiB",
-        m.log_n_max, m.l_max, m.a_max, m.dnum_max, at / 1048576.0,
-        m.any_key ? fmt::format(" plus one {:.1f} MiB key slot", m.slot_bytes / 1048576.0) : std::string(),
-        m.spm_bytes / 1048576.0));
+  m.fits = at <= m.spm_bytes && (!m.any_key || m.slots > 0);
 }
 
 /// HBM key region: the larger gap around the command ring (tables take the first 1 MiB; the ring

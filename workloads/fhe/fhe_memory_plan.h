@@ -26,7 +26,7 @@ struct FheMemoryPlan {
   uint32_t log_n_max = 0, l_max = 0, a_max = 0, dnum_max = 0;
   uint32_t q_slots = 0;         ///< L_max + 1 Q chain slots
   uint32_t ext_slots = 0;       ///< q_slots + alpha_max (Q and P)
-  uint64_t lb_max = 0;          ///< bytes of one limb at N_max, 8-byte words
+  uint64_t lb_max = 0;          ///< bytes of one limb at N_max (N_max * ntt.storage_bits / 8)
   bool any_key = false;         ///< some op key-switches: key-switch buffers and key slots exist
   std::vector<uint64_t> chain;  ///< the moduli q_0..q_Lmax, p_0..p_{amax-1} (ntt.word_bits primes)
 
@@ -45,6 +45,9 @@ struct FheMemoryPlan {
   uint64_t slot_bytes = 0;     ///< one key slot: 2 * dnum_max * ext_slots limbs
   uint32_t slots = 0;          ///< key slots that fit (0 without key switching)
   uint64_t spm_bytes = 0;      ///< usable scratchpad: min(scratchpad.size_kib, 4 GiB)
+  /// The resident layout fits: buffers plus one key slot if any op key-switches (otherwise the
+  /// program is streamed, fhe_stream_internal.h).
+  bool fits = false;
 
   // HBM key region (offsets from cfg.noc.hbm_base).
   uint64_t key_hbm_base = 0, key_region_bytes = 0;
@@ -55,9 +58,9 @@ struct FheMemoryPlan {
   uint64_t key_slot(int slot) const { return keys_base + uint64_t(slot) * slot_bytes; }
 };
 
-/// Plans the program's memory (ops already checked). Throws Error naming "ntt.word_bits" when the
-/// chain's primes cannot be generated, "scratchpad.size_kib" when the buffers (plus one key slot
-/// if any op key-switches) do not fit.
+/// Plans the program's resident memory (ops already checked): `fits` says whether the buffers (plus
+/// one key slot if any op key-switches) fit the scratchpad. Throws Error naming "ntt.word_bits"
+/// when the chain's primes cannot be generated.
 FheMemoryPlan plan_fhe_memory(const std::vector<FheOp>& ops, const RunConfig& cfg);
 
 }  // namespace photon::fhe

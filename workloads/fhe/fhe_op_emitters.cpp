@@ -9,7 +9,7 @@
 
 namespace photon::fhe {
 
-LimbCtx limb_ctx(const FheOp& op) {
+LimbCtx limb_ctx(const FheOp& op, uint32_t storage_bits) {
   LimbCtx c;
   c.log_n = op.log_n;
   c.K = op.level + 1;
@@ -17,7 +17,7 @@ LimbCtx limb_ctx(const FheOp& op) {
   c.A = op.alpha;
   c.dnum = op.dnum;
   c.beta = fhe_digits(op);
-  c.lb = (uint64_t(1) << op.log_n) * 8;
+  c.lb = (uint64_t(storage_bits) << op.log_n) / 8;
   return c;
 }
 
@@ -89,7 +89,7 @@ void lower_mul(OpLowerer& l, const FheOp& op) {
 void lower_rescale(OpLowerer& l, const FheOp& op) {
   // Drops q_l: INTT of the last limb, BConv 1 -> l limbs, NTT, subtract, multiply by q_l^-1.
   if (op.level < 1) throw Error("rescale at level 0: no limb left to drop");
-  const LimbCtx c = limb_ctx(op);
+  const LimbCtx c = limb_ctx(op, l.cfg.ntt.storage_bits);
   const FheMemoryPlan& m = l.mem;
   const uint32_t L = op.level, q0 = l.chain_off(0);
   for (int k = 0; k < 2; ++k)
@@ -102,7 +102,7 @@ void lower_rescale(OpLowerer& l, const FheOp& op) {
 
 void lower_mod_raise(OpLowerer& l, const FheOp& op) {
   // Level-l residues raised to the whole Q chain: INTT K limbs, BConv K -> T, NTT the T new limbs.
-  const LimbCtx c = limb_ctx(op);
+  const LimbCtx c = limb_ctx(op, l.cfg.ntt.storage_bits);
   const FheMemoryPlan& m = l.mem;
   const uint32_t T = op.max_level + 1 - c.K, q0 = l.chain_off(0);
   if (T == 0) return;

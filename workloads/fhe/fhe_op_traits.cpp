@@ -5,6 +5,7 @@
 
 #include "workloads/fhe/fhe_bootstrap.h"
 #include "workloads/fhe/fhe_lowering_internal.h"
+#include "workloads/fhe/fhe_stream_internal.h"
 
 namespace photon::fhe {
 
@@ -15,27 +16,27 @@ constexpr size_t kKinds = size_t(FheOpKind::ModRaise) + 1;
 // One row per FheOpKind, in enum order (checked below).
 // clang-format off
 constexpr std::array<FheOpTraits, kKinds> kTable = {{
-  // kind                       name             table kind      keys                  rot    degree hoist  client chain            expand              lower
-  {FheOpKind::Add,           "Add",           "hadd",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_add},
-  {FheOpKind::Sub,           "Sub",           "hsub",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_sub},
-  {FheOpKind::Negate,        "Negate",        "hneg",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_negate},
-  {FheOpKind::AddPlain,      "AddPlain",      "padd",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_add_plain},
-  {FheOpKind::SubPlain,      "SubPlain",      "psub",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_sub_plain},
-  {FheOpKind::MulPlain,      "MulPlain",      "pmult",        KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_mul_plain},
-  {FheOpKind::MulScalar,     "MulScalar",     "cmult",        KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_mul_scalar},
-  {FheOpKind::Mul,           "Mul",           "hmult",        KeyUse::None,         false, true,  false, false, nullptr,         nullptr,            lower_mul},
-  {FheOpKind::Relinearize,   "Relinearize",   "relin",        KeyUse::Relinearize,  false, true,  false, false, nullptr,         nullptr,            lower_relinearize},
-  {FheOpKind::Rescale,       "Rescale",       "rescale",      KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_rescale},
-  {FheOpKind::LevelReduce,   "LevelReduce",   "level_reduce", KeyUse::None,         false, false, false, false, nullptr,         nullptr,            nullptr},
-  {FheOpKind::Rotate,        "Rotate",        "hrot",         KeyUse::Rotation,     true,  false, false, false, nullptr,         nullptr,            lower_rotate},
-  {FheOpKind::Conjugate,     "Conjugate",     "conj",         KeyUse::Conjugation,  false, false, false, false, nullptr,         nullptr,            lower_rotate},
-  {FheOpKind::HoistedRotate, "HoistedRotate", "hrot_hoisted", KeyUse::Hoisted,      true,  false, true,  false, nullptr,         nullptr,            lower_hoisted_rotate},
-  {FheOpKind::KeySwitch,     "KeySwitch",     "keyswitch",    KeyUse::Switch,       false, false, false, false, nullptr,         nullptr,            lower_key_switch},
-  {FheOpKind::Bootstrap,     "Bootstrap",     "bootstrap",    KeyUse::SubOps,       false, false, false, false, bootstrap_chain, bootstrap_sequence, nullptr},
-  {FheOpKind::Encode,        "Encode",        "encode",       KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_encode},
-  {FheOpKind::Encrypt,       "Encrypt",       "encrypt",      KeyUse::None,         false, false, false, true,  nullptr,         nullptr,            nullptr},
-  {FheOpKind::Decrypt,       "Decrypt",       "decrypt",      KeyUse::None,         false, false, false, true,  nullptr,         nullptr,            nullptr},
-  {FheOpKind::ModRaise,      "ModRaise",      "mod_raise",    KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_mod_raise},
+  // kind                       name             table kind      keys                  rot    degree hoist  client chain            expand              lower                     stream
+  {FheOpKind::Add,           "Add",           "hadd",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_add, stream_add},
+  {FheOpKind::Sub,           "Sub",           "hsub",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_sub, stream_sub},
+  {FheOpKind::Negate,        "Negate",        "hneg",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_negate, stream_negate},
+  {FheOpKind::AddPlain,      "AddPlain",      "padd",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_add_plain, stream_add_plain},
+  {FheOpKind::SubPlain,      "SubPlain",      "psub",         KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_sub_plain, stream_sub_plain},
+  {FheOpKind::MulPlain,      "MulPlain",      "pmult",        KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_mul_plain, stream_mul_plain},
+  {FheOpKind::MulScalar,     "MulScalar",     "cmult",        KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_mul_scalar, stream_mul_scalar},
+  {FheOpKind::Mul,           "Mul",           "hmult",        KeyUse::None,         false, true,  false, false, nullptr,         nullptr,            lower_mul, stream_mul},
+  {FheOpKind::Relinearize,   "Relinearize",   "relin",        KeyUse::Relinearize,  false, true,  false, false, nullptr,         nullptr,            lower_relinearize, stream_relinearize},
+  {FheOpKind::Rescale,       "Rescale",       "rescale",      KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_rescale, stream_rescale},
+  {FheOpKind::LevelReduce,   "LevelReduce",   "level_reduce", KeyUse::None,         false, false, false, false, nullptr,         nullptr,            nullptr, nullptr},
+  {FheOpKind::Rotate,        "Rotate",        "hrot",         KeyUse::Rotation,     true,  false, false, false, nullptr,         nullptr,            lower_rotate, stream_rotate},
+  {FheOpKind::Conjugate,     "Conjugate",     "conj",         KeyUse::Conjugation,  false, false, false, false, nullptr,         nullptr,            lower_rotate, stream_rotate},
+  {FheOpKind::HoistedRotate, "HoistedRotate", "hrot_hoisted", KeyUse::Hoisted,      true,  false, true,  false, nullptr,         nullptr,            lower_hoisted_rotate, stream_hoisted_rotate},
+  {FheOpKind::KeySwitch,     "KeySwitch",     "keyswitch",    KeyUse::Switch,       false, false, false, false, nullptr,         nullptr,            lower_key_switch, stream_key_switch},
+  {FheOpKind::Bootstrap,     "Bootstrap",     "bootstrap",    KeyUse::SubOps,       false, false, false, false, bootstrap_chain, bootstrap_sequence, nullptr, nullptr},
+  {FheOpKind::Encode,        "Encode",        "encode",       KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_encode, stream_encode},
+  {FheOpKind::Encrypt,       "Encrypt",       "encrypt",      KeyUse::None,         false, false, false, true,  nullptr,         nullptr,            nullptr, nullptr},
+  {FheOpKind::Decrypt,       "Decrypt",       "decrypt",      KeyUse::None,         false, false, false, true,  nullptr,         nullptr,            nullptr, nullptr},
+  {FheOpKind::ModRaise,      "ModRaise",      "mod_raise",    KeyUse::None,         false, false, false, false, nullptr,         nullptr,            lower_mod_raise, stream_mod_raise},
 }};
 // clang-format on
 

@@ -13,7 +13,8 @@
 
 namespace photon::fhe {
 
-class OpLowerer;  // workloads/fhe/fhe_lowering_internal.h
+class OpLowerer;      // workloads/fhe/fhe_lowering_internal.h
+class StreamLowerer;  // workloads/fhe/fhe_stream_internal.h
 
 /// Which evaluation keys an op reads (docs/fhe.md, "Op expansion").
 enum class KeyUse : uint8_t {
@@ -43,6 +44,9 @@ struct FheOpTraits {
   std::vector<FheOp> (*expand)(const FheOp& op, const FheConfig& fc);
   /// Emits the op's commands; nullptr with no `expand`: the op emits no command.
   void (*lower)(OpLowerer& l, const FheOp& op);
+  /// The same commands, streamed between HBM and the scratchpad in tiles (docs/fhe.md "Memory
+  /// plan"); nullptr exactly where `lower` is.
+  void (*stream)(StreamLowerer& l, const FheOp& op);
 };
 
 /// The row of `k`.

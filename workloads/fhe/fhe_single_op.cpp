@@ -35,9 +35,13 @@ FheProgram make_single_op_fhe_program(const std::string& op, uint32_t log_n, uin
     if (k == FheOpKind::Rotate) o.rotation = 1;
     p.ops.push_back(o);
   };
-  if (op == "hmult") {
+  if (op == "hmult" || op == "hmult_rescale") {
     add(FheOpKind::Mul, "ckks.mul");
     add(FheOpKind::Relinearize, "ckks.relinearize");
+    if (op == "hmult_rescale") {  // SimFHE's HMult (evaluator.multiply): the product rescaled
+      if (level < 1) throw Error("--level: hmult_rescale needs level >= 1");
+      add(FheOpKind::Rescale, "ckks.rescale");
+    }
   } else if (op == "hrot") {
     add(FheOpKind::Rotate, "ckks.rotate");
   } else if (op == "rescale") {
@@ -53,7 +57,8 @@ FheProgram make_single_op_fhe_program(const std::string& op, uint32_t log_n, uin
     add(FheOpKind::Bootstrap, "ckks.bootstrap");
     with_error_context("--max-level", [&] { return bootstrap_sequence(p.ops.back(), cfg.fhe); });
   } else {
-    throw Error("--op '" + op + "': expected hmult, hrot, rescale, padd, hadd, pmult or bootstrap");
+    throw Error("--op '" + op +
+                "': expected hmult, hmult_rescale, hrot, rescale, padd, hadd, pmult or bootstrap");
   }
   return p;
 }

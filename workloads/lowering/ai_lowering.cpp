@@ -115,16 +115,16 @@ LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
     ++res.nodes_total;
     if (is_folded_node(n, g)) {
       ++res.nodes_folded;
-      res.program.add_op({n.name, n.op_type, "folded: every output is a constant, no commands"});
+      res.program.add_op({n.name, n.op_type, "folded: every output is a constant, no commands", {}});
       continue;
     }
     if (is_view_node(n, g)) {
       ++res.nodes_free;
       ++res.lowered_by_op[n.op_type];
-      res.program.add_op({n.name, n.op_type, "view: same HBM address as the input, no commands"});
+      res.program.add_op({n.name, n.op_type, "view: same HBM address as the input, no commands", {}});
       continue;
     }
-    const uint32_t tag = res.program.add_op({n.name, n.op_type, ""});
+    const uint32_t tag = res.program.add_op({n.name, n.op_type, "", {}});
     Ctx c = base;
     c.node = &n;
     c.tag = tag;

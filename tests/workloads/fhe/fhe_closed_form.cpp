@@ -45,9 +45,9 @@ FheOpCounts key_switch_core(uint64_t K, uint64_t A, uint64_t beta, uint64_t N) {
 
 }  // namespace
 
-FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc) {
+FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc, uint32_t storage_bits) {
   const uint64_t N = uint64_t(1) << op.log_n, K = op.level + 1ull, A = op.alpha, beta = fhe_digits(op);
-  const uint64_t key = fhe_key_bytes(op, fc);
+  const uint64_t key = fhe_key_bytes(op, storage_bits);
   FheOpCounts c;
   auto with_key = [&](FheOpCounts x, uint64_t keys) {
     x.keys = keys;
@@ -118,7 +118,7 @@ FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc) {
     case FheOpKind::Encrypt:
     case FheOpKind::Decrypt: break;
     case FheOpKind::Bootstrap: {
-      for (const FheOp& s : bootstrap_sequence(op, fc)) c += count_fhe_op(s, fc);
+      for (const FheOp& s : bootstrap_sequence(op, fc)) c += count_fhe_op(s, fc, storage_bits);
       // Distinct keys: one per CoeffToSlot/SlotToCoeff rotation, the conjugation key, the
       // relinearization key. Repeated uses of the relinearization key are back to back, so a
       // cold cache that holds one key loads each distinct key once.
@@ -126,7 +126,7 @@ FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc) {
           uint64_t(fc.bootstrap_cts_levels + fc.bootstrap_stc_levels) * fc.bootstrap_bsgs_rotations + 1 +
           (fc.bootstrap_evalmod_hmults > 0 ? 1 : 0);
       c.keys = keys;
-      c.key_bytes = c.hbm_bytes = keys * fhe_key_bytes(bootstrap_chain(op, fc), fc);
+      c.key_bytes = c.hbm_bytes = keys * fhe_key_bytes(bootstrap_chain(op, fc), storage_bits);
       break;
     }
   }

@@ -25,7 +25,7 @@ struct FheOpCounts {
 };
 
 /// The closed-form cost of one op (Bootstrap: the sum over bootstrap_sequence(), with key bytes
-/// for its distinct keys).
-FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc);
+/// for its distinct keys), residues stored at `storage_bits` (ntt.storage_bits).
+FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc, uint32_t storage_bits = 64);
 
 }  // namespace photon::fhe
