@@ -69,30 +69,30 @@ void ParamSet::add(Param p) {
 }
 
 void ParamSet::add_uint(const std::string& path, uint64_t* v, uint64_t min, uint64_t max, std::string doc) {
-  Param p{path, Kind::UInt, v, double(min), double(max), {}, std::move(doc), {}};
+  Param p{path, Kind::UInt, v, double(min), double(max), {}, std::move(doc), {}, {}, {}};
   add(std::move(p));
 }
 
 void ParamSet::add_uint(const std::string& path, uint32_t* v, uint32_t min, uint32_t max, std::string doc) {
-  Param p{path, Kind::UInt32, v, double(min), double(max), {}, std::move(doc), {}};
+  Param p{path, Kind::UInt32, v, double(min), double(max), {}, std::move(doc), {}, {}, {}};
   add(std::move(p));
 }
 
 void ParamSet::add_double(const std::string& path, double* v, double min, double max, std::string doc) {
-  add(Param{path, Kind::Double, v, min, max, {}, std::move(doc), {}});
+  add(Param{path, Kind::Double, v, min, max, {}, std::move(doc), {}, {}, {}});
 }
 
 void ParamSet::add_bool(const std::string& path, bool* v, std::string doc) {
-  add(Param{path, Kind::Bool, v, 0, 1, {}, std::move(doc), {}});
+  add(Param{path, Kind::Bool, v, 0, 1, {}, std::move(doc), {}, {}, {}});
 }
 
 void ParamSet::add_choice(const std::string& path, std::string* v, std::vector<std::string> choices,
                           std::string doc, std::function<void(const std::string&)> on_set) {
-  add(Param{path, Kind::Choice, v, 0, 0, std::move(choices), std::move(doc), std::move(on_set)});
+  add(Param{path, Kind::Choice, v, 0, 0, std::move(choices), std::move(doc), std::move(on_set), {}, {}});
 }
 
 void ParamSet::add_text(const std::string& path, std::string* v, std::string doc) {
-  add(Param{path, Kind::Text, v, 0, 0, {}, std::move(doc), {}});
+  add(Param{path, Kind::Text, v, 0, 0, {}, std::move(doc), {}, {}, {}});
 }
 
 const ParamSet::Param& ParamSet::param(const std::string& path) const {

@@ -144,7 +144,7 @@ void add_config_command(CLI::App& app, int& status) {
           section = sec;
         }
         std::string v = dump_json(ps.value(path));
-        if (v.size() > 1 && v.front() == '"') v = v.substr(1, v.size() - 2);
+        if (v.size() > 2 && v.front() == '"') v = v.substr(1, v.size() - 2);  // "" stays quoted (not null)
         std::printf("  %s%s: %s  # %s%s\n", governed.count(path) ? "# " : "", key.c_str(), v.c_str(),
                     p.doc.c_str(), governed.count(path) ? " (set by the preset)" : "");
       }

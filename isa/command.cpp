@@ -5,6 +5,7 @@
 
 #include "base/error.h"
 #include "isa/fields.h"
+#include "isa/vector_ops.h"
 
 namespace photon::pcs {
 namespace detail {
@@ -123,12 +124,7 @@ const std::vector<FlagName>& gemm_flag_names() {
 }
 
 bool valid_ntt_op(uint8_t op) { return op <= Ntt::kMulAccMod; }
-bool valid_vector_op(uint8_t op) {
-  return op <= Vector::kAbs || (op >= Vector::kAdd && op <= Vector::kPow) ||
-         (op >= Vector::kAddScalar && op <= Vector::kPowScalar) ||
-         (op >= Vector::kSoftmax && op <= Vector::kReduceMax) ||
-         (op >= Vector::kMaxPool && op <= Vector::kTranspose);
-}
+bool valid_vector_op(uint8_t op) { return vector_op_info(op) != nullptr; }
 
 }  // namespace detail
 
@@ -145,42 +141,6 @@ const OpName kNttNames[] = {
     {Ntt::kForward, "forward"}, {Ntt::kInverse, "inverse"},       {Ntt::kMulMod, "mul_mod"},
     {Ntt::kAddMod, "add_mod"},  {Ntt::kSubMod, "sub_mod"},        {Ntt::kAutomorph, "automorph"},
     {Ntt::kBConv, "bconv"},     {Ntt::kMulAccMod, "mul_acc_mod"},
-};
-
-const OpName kVectorNames[] = {
-    {Vector::kCopy, "copy"},
-    {Vector::kRelu, "relu"},
-    {Vector::kGelu, "gelu"},
-    {Vector::kSilu, "silu"},
-    {Vector::kSigmoid, "sigmoid"},
-    {Vector::kTanh, "tanh"},
-    {Vector::kErf, "erf"},
-    {Vector::kExp, "exp"},
-    {Vector::kSqrt, "sqrt"},
-    {Vector::kRecip, "recip"},
-    {Vector::kNeg, "neg"},
-    {Vector::kAbs, "abs"},
-    {Vector::kAdd, "add"},
-    {Vector::kSub, "sub"},
-    {Vector::kMul, "mul"},
-    {Vector::kDiv, "div"},
-    {Vector::kMax, "max"},
-    {Vector::kMin, "min"},
-    {Vector::kPow, "pow"},
-    {Vector::kAddScalar, "add_scalar"},
-    {Vector::kMulScalar, "mul_scalar"},
-    {Vector::kClip, "clip"},
-    {Vector::kLeakyRelu, "leaky_relu"},
-    {Vector::kPowScalar, "pow_scalar"},
-    {Vector::kSoftmax, "softmax"},
-    {Vector::kLayerNorm, "layer_norm"},
-    {Vector::kReduceSum, "reduce_sum"},
-    {Vector::kReduceMean, "reduce_mean"},
-    {Vector::kReduceMax, "reduce_max"},
-    {Vector::kMaxPool, "max_pool"},
-    {Vector::kAvgPool, "avg_pool"},
-    {Vector::kIm2col, "im2col"},
-    {Vector::kTranspose, "transpose"},
 };
 
 template <size_t N>
@@ -301,9 +261,16 @@ const char* opcode_name(Opcode op) {
 }
 
 const char* ntt_op_name(uint8_t op) { return find_name(kNttNames, op); }
-const char* vector_op_name(uint8_t op) { return find_name(kVectorNames, op); }
+const char* vector_op_name(uint8_t op) {
+  const VectorOpInfo* row = vector_op_info(op);
+  return row ? row->name : "unknown";
+}
 bool ntt_op_from_name(const std::string& s, uint8_t& op) { return find_op(kNttNames, s, op); }
-bool vector_op_from_name(const std::string& s, uint8_t& op) { return find_op(kVectorNames, s, op); }
+bool vector_op_from_name(const std::string& s, uint8_t& op) {
+  const VectorOpInfo* row = vector_op_by_name(s);
+  if (row) op = row->op;
+  return row != nullptr;
+}
 
 int Command::queue() const {
   if (opcode == Opcode::Signal || opcode == Opcode::Wait) {

@@ -19,7 +19,7 @@ QueueUnit::QueueUnit(sc_core::sc_module_name name, const Wiring& w)
   regs_.on_read(regs::QUEUE::STATUS, [this](uint32_t) {
     using namespace regs::QUEUE;
     uint32_t count = uint32_t(fifo_.size()) + (executing_ ? 1 : 0);
-    bool busy = count > 0 || last_done_ > sc_core::sc_time_stamp();
+    bool busy = count > 0 || !deferred_.empty() || last_done_ > sc_core::sc_time_stamp();
     uint32_t free = w_.depth > count ? w_.depth - count : 0;
     const uint32_t saturated = STATUS_COUNT.mask() >> STATUS_COUNT.lsb;
     return STATUS_BUSY.put(busy) | STATUS_ERROR.put(error_code_ != 0) | STATUS_WAITING.put(waiting_) |
@@ -79,10 +79,42 @@ void QueueUnit::fail(uint32_t code, uint32_t index, const std::string& why) {
 
 std::string QueueUnit::blocked_on() const { return blocked_; }
 
+void QueueUnit::complete_deferred(uint32_t index, const sc_core::sc_time& done) {
+  if (deferred_.empty() || deferred_.front().index != index)
+    throw Error(unit_ + ": completion of command " + std::to_string(index) + " out of order");
+  const Deferred d = deferred_.front();
+  deferred_.pop_front();
+  const double s = ns(d.issued), e = ns(done);
+  stats_.add_busy(s, e);
+  stats_.commands++;
+  if (w_.trace) w_.trace->add({"queue." + unit_, event_name(d.cmd), s, e, d.cmd.tag, d.index});
+  if (done > last_done_) last_done_ = done;
+  deferred_done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void QueueUnit::fail_deferred(uint32_t code, uint32_t index, const std::string& why) {
+  fail(code, index, why);
+  stopped_ = true;
+  deferred_.clear();
+  deferred_done_.notify(sc_core::SC_ZERO_TIME);
+  pushed_.notify(sc_core::SC_ZERO_TIME);
+}
+
 void QueueUnit::run() {
   using sc_core::sc_time;
   using sc_core::sc_time_stamp;
   while (true) {
+    if (stopped_) return;
+    if (fifo_.empty() && !deferred_.empty()) {
+      // Completions still to come: idle (and its interrupt) only after the last of them.
+      wait(pushed_ | deferred_done_);
+      if (!stopped_ && fifo_.empty() && deferred_.empty() && !idle_reported_ &&
+          sc_time_stamp() >= last_done_) {
+        idle_reported_ = true;
+        if (w_.irq) w_.irq->raise(w_.done_bit);  // queue idle
+      }
+      continue;
+    }
     if (fifo_.empty()) {
       // Idle until a command arrives; if work is still in flight, also wake when it completes
       // to raise the idle interrupt (the next command must not wait for that completion).
@@ -112,6 +144,8 @@ void QueueUnit::run() {
         return;
       }
       if (c.opcode == pcs::Opcode::Signal) {
+        while (!deferred_.empty()) wait(deferred_done_);
+        if (stopped_) return;
         if (last_done_ > sc_time_stamp()) wait(last_done_ - sc_time_stamp());
         w_.sems->signal(sem);
       } else {
@@ -138,12 +172,17 @@ void QueueUnit::run() {
         executing_ = false;
         return;
       }
-      double s = ns(start), d = ns(t.done);
-      stats_.add_busy(s, d);
-      stats_.commands++;
-      if (w_.trace) w_.trace->add({"queue." + unit_, event_name(c), s, d, c.tag, e.index});
-      if (t.done > last_done_) last_done_ = t.done;
+      if (t.deferred) {
+        deferred_.push_back({c, e.index, start});
+      } else {
+        double s = ns(start), d = ns(t.done);
+        stats_.add_busy(s, d);
+        stats_.commands++;
+        if (w_.trace) w_.trace->add({"queue." + unit_, event_name(c), s, d, c.tag, e.index});
+        if (t.done > last_done_) last_done_ = t.done;
+      }
       if (t.accept > sc_time_stamp()) wait(t.accept - sc_time_stamp());
+      if (stopped_) return;
     }
     executing_ = false;
     regs_.set(regs::QUEUE::DONE_COUNT, regs_.get(regs::QUEUE::DONE_COUNT) + 1);

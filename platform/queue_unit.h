@@ -62,6 +62,12 @@ class QueueUnit : public sc_core::sc_module {
 
   /// Backdoor for tests and the host: enqueue without going through the registers.
   void push(const pcs::Command& c, uint32_t index);
+  /// Rejects, before the run, a command of this queue that the unit's implementation can never
+  /// execute (e.g. an N above an RTL core's memory): throws Error naming command `index`.
+  virtual void check_command(const pcs::Command& c, uint32_t index) const {
+    (void)c;
+    (void)index;
+  }
 
   /// The unit's initiator socket onto the data NoC, if it has one (the DMA); the platform binds it.
   virtual tlm::tlm_initiator_socket<>* data_initiator() { return nullptr; }
@@ -72,17 +78,31 @@ class QueueUnit : public sc_core::sc_module {
   struct Timing {
     sc_core::sc_time accept;  ///< absolute time the unit can take the next command
     sc_core::sc_time done;    ///< absolute time this command completes
+    /// The completion is not known yet (e.g. an RTL core has to answer first): the unit reports
+    /// it later with complete_deferred(), in command order, or stops with fail_deferred().
+    /// Signal and the idle state wait for it; `done` is ignored.
+    bool deferred = false;
   };
   /// Executes one unit command issued at sc_time_stamp(). May call wait(). Throws UnitFault.
   virtual Timing execute(const pcs::Command& c, uint32_t index) = 0;
   /// Trace event name of a command.
   virtual std::string event_name(const pcs::Command& c) const;
+  /// The oldest deferred command (command `index`) completed at `done` (may lie in the past):
+  /// books its busy interval from its issue, its trace event and the queue's last completion.
+  void complete_deferred(uint32_t index, const sc_core::sc_time& done);
+  /// A deferred command failed: the queue stops as for a fault in execute().
+  void fail_deferred(uint32_t code, uint32_t index, const std::string& why);
   UnitStats stats_;
 
  private:
   struct Entry {
     pcs::Command cmd;
     uint32_t index;
+  };
+  struct Deferred {
+    pcs::Command cmd;
+    uint32_t index;
+    sc_core::sc_time issued;
   };
   void run();
   void on_push(uint32_t index);
@@ -100,6 +120,9 @@ class QueueUnit : public sc_core::sc_module {
   std::string error_message_;
   sc_core::sc_time last_done_;
   sc_core::sc_event pushed_;
+  std::deque<Deferred> deferred_;  ///< issued, completion not known yet (oldest first)
+  sc_core::sc_event deferred_done_;
+  bool stopped_ = false;  ///< fail_deferred(): the thread ends
   std::string blocked_;
   // Occupancy integral.
   double occ_area_ = 0, occ_last_ns_ = 0;

@@ -116,8 +116,12 @@ void Platform::read(uint64_t address, void* dst, uint64_t bytes) const {
 }
 
 void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& fills) {
-  program_ = program;
   const uint64_t n = program.commands.size();
+  for (uint64_t i = 0; i < n; ++i) {  // commands a unit's implementation can never run
+    const int q = program.commands[i].queue();
+    if (q >= 0 && q < int(units_.size())) units_[q]->check_command(program.commands[i], uint32_t(i));
+  }
+  program_ = program;
   const uint64_t ring = cfg_.cpu.ring_base;
   if (ring + n * pcs::kCommandBytes > cfg_.hbm.capacity_bytes())
     throw Error("command ring of " + std::to_string(n) + " commands does not fit in HBM at cpu.ring_base");
@@ -245,11 +249,12 @@ PlatformReport Platform::report(const RunOutcome& outcome) const {
   auto unit_row = [&](const std::string& name, const UnitStats& s) {
     const double busy =
         stopped ? std::min(t, std::max(0.0, s.busy_ns - std::max(0.0, s.busy_until_ns() - t))) : s.busy_ns;
-    return UnitRow{name, busy, utilization(busy), s.commands, s.counters, s.energy_pj};
+    return UnitRow{name, busy, utilization(busy), s.commands, s.counters, s.energy_pj, ""};
   };
   PlatformReport r;
   for (const auto& q : units_) {
     r.units.push_back(unit_row(q->unit_name(), q->stats()));
+    r.units.back().impl = cfg_.impl.at(q->unit_name());
     for (const auto& [k, v] : q->extra_counters()) r.units.back().counters[k] = v;
     r.queues.push_back({q->unit_name(), q->mean_occupancy(t), q->max_occupancy(), cfg_.cpu.queue_depth});
   }

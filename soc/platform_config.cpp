@@ -56,6 +56,17 @@ void PlatformConfig::validate() const {
       noc.scratchpad_base + scratchpad.size_bytes() > noc.hbm_base)
     throw Error("noc.scratchpad_base: scratchpad window overlaps HBM (" +
                 std::to_string(hbm.capacity_bytes()) + " bytes at noc.hbm_base)");
+  if (!cosim.waveform.empty() && impl.at("ntt") != "rtl")
+    throw Error("cosim.waveform: no unit runs RTL to trace (set ntt.impl=rtl)");
+  if (cosim.waveform_end_ns > 0 && cosim.waveform_end_ns <= cosim.waveform_start_ns)
+    throw Error("cosim.waveform_end_ns: " + std::to_string(cosim.waveform_end_ns) +
+                " must lie after cosim.waveform_start_ns (" + std::to_string(cosim.waveform_start_ns) +
+                ") or be 0 (to the end of the run)");
+  // Each unit's chosen implementation checks what it supports (e.g. an RTL core's parameters).
+  for (const UnitDesc& u : unit_table()) {
+    const UnitImpl& i = u.implementation(impl.at(u.name));
+    if (i.check) i.check(*this);
+  }
   if (cpu.ring_base >= hbm.capacity_bytes())
     throw Error("cpu.ring_base: command ring lies outside HBM capacity (" +
                 std::to_string(hbm.capacity_bytes()) + " bytes)");

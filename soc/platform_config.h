@@ -15,6 +15,7 @@
 
 #include "base/config_loader.h"
 #include "base/param_set.h"
+#include "cosim/cosim_config.h"
 #include "models/dma/dma_config.h"
 #include "models/hbm/hbm_config.h"
 #include "models/ntt/ntt_config.h"
@@ -78,6 +79,7 @@ struct PlatformConfig {
   OpticalGemmConfig optical_gemm;
   NttConfig ntt;
   VectorConfig vector;
+  CosimConfig cosim;
   UnitImplChoices impl;
 
   /// The one list of sections, in report order: calls f(name, section) for each.
@@ -92,6 +94,7 @@ struct PlatformConfig {
     f("optical_gemm", self.optical_gemm);
     f("ntt", self.ntt);
     f("vector", self.vector);
+    f("cosim", self.cosim);
     f("impl", self.impl);
   }
   /// Cross-section checks (e.g. the scratchpad window does not overlap HBM). Throws Error

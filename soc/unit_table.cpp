@@ -1,6 +1,7 @@
 #include "soc/unit_table.h"
 
 #include "base/error.h"
+#include "cosim/ntt/ntt_rtl_unit.h"
 #include "models/dma/dma.h"
 #include "models/ntt/ntt_engine.h"
 #include "models/optical_gemm/optical_gemm_engine.h"
@@ -41,7 +42,12 @@ const std::vector<UnitDesc>& unit_table() {
                                        "timing and numerics model (models/optical_gemm)")}},
       {"ntt",
        regs::QueueId::NTT,
-       {engine_impl<NttEngine>(&PlatformConfig::ntt, "timing and modular-arithmetic model (models/ntt)")}},
+       {engine_impl<NttEngine>(&PlatformConfig::ntt, "timing and modular-arithmetic model (models/ntt)"),
+        {"rtl", "NTT/INTT on the verilated RTL core (cosim/ntt), other commands on the TLM engine",
+         [](const UnitContext& c) -> std::unique_ptr<QueueUnit> {
+           return std::make_unique<NttRtlUnit>("ntt", c.cfg.ntt, c.cfg.cosim, c.spm, c.wiring);
+         },
+         [](const PlatformConfig& cfg) { NttRtlUnit::check_config(cfg.ntt, cfg.cosim); }}}},
       {"vector",
        regs::QueueId::VEC,
        {engine_impl<VectorEngine>(&PlatformConfig::vector, "timing and fp32 kernel model (models/vector)")}},

@@ -35,6 +35,9 @@ struct UnitImpl {
   std::string name;  ///< value of `<unit>.impl`
   std::string doc;   ///< what it is, for `photon config --list`
   std::function<std::unique_ptr<QueueUnit>(const UnitContext&)> make;
+  /// Optional: refuses a configuration this implementation cannot model (throws Error naming the
+  /// key); run by PlatformConfig::validate() for the chosen implementation, so every command sees it.
+  std::function<void(const PlatformConfig&)> check;
 };
 
 /// One command-executing unit.

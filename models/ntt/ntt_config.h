@@ -19,10 +19,12 @@ inline const EnumTable<TwiddleSource>& twiddle_source_table() {
 }
 
 struct NttConfig {
-  uint32_t lanes = 64;                                     ///< butterfly lanes (butterflies per cycle)
-  uint32_t word_bits = 64;                                 ///< modular word width, bits
-  uint32_t pipeline_depth = 20;                            ///< butterfly pipeline depth, cycles
-  double clock_ghz = 1.0;                                  ///< clock, GHz
+  uint32_t lanes = 64;      ///< butterfly lanes (butterflies per cycle)
+  uint32_t word_bits = 64;  ///< modular word width, bits
+  uint32_t pipeline_depth =
+      20;  ///< butterfly pipeline depth: a row's issue to its result being readable, cycles
+  uint32_t limb_interleave = 2;  ///< limbs the butterflies interleave stage by stage (hides pipeline_depth)
+  double clock_ghz = 1.0;        ///< clock, GHz
   TwiddleSource twiddle_source = TwiddleSource::OnTheFly;  ///< on_the_fly | memory
   uint32_t modmul_lanes = 64;                              ///< element-wise modular multipliers per cycle
   uint32_t bconv_macs = 64;                                ///< base-conversion multiply-accumulates per cycle
@@ -36,11 +38,16 @@ struct NttConfig {
   double modmul_energy_pj = 2.0;     ///< one modular multiply, pJ
   double modadd_energy_pj = 0.3;     ///< one modular add, pJ
   double automorph_energy_pj = 0.2;  ///< one element through the automorphism network, pJ
+  /// tlm: the C++ model; rtl: NTT and INTT on the verilated core of cosim/ntt (the other
+  /// operations stay on the model), docs/cosim.md.
 
   void declare(ParamSet& ps, const std::string& p) {
     ps.add_uint(p + ".lanes", &lanes, 1, 65536, "butterflies per cycle");
     ps.add_uint(p + ".word_bits", &word_bits, 16, 64, "modular word width, bits");
-    ps.add_uint(p + ".pipeline_depth", &pipeline_depth, 0, 10000, "pipeline depth, cycles");
+    ps.add_uint(p + ".pipeline_depth", &pipeline_depth, 0, 10000,
+                "butterfly pipeline depth (issue to result readable), cycles");
+    ps.add_uint(p + ".limb_interleave", &limb_interleave, 1, 4096,
+                "limbs interleaved stage by stage in the NTT pipeline");
     ps.add_double(p + ".clock_ghz", &clock_ghz, 0.01, 100, "clock, GHz");
     ps.add_enum(p + ".twiddle_source", &twiddle_source, twiddle_source_table(), "twiddle factor source");
     ps.add_uint(p + ".modmul_lanes", &modmul_lanes, 1, 65536, "modular multiplies per cycle");

@@ -80,10 +80,17 @@ uint64_t NttEngine::busy_cycles(const pcs::Ntt& n, const NttConfig& cfg) {
   const uint64_t N = uint64_t(1) << n.log_n;
   uint64_t compute = 0, fill = 0;
   switch (unit_of(n.op)) {
-    case kNttUnit:
-      compute = ceil_div(n.limbs * (N / 2) * n.log_n, cfg.lanes);
-      fill = uint64_t(cfg.pipeline_depth) + cfg.transpose_cycles;
+    case kNttUnit: {
+      const uint64_t t = ceil_div(N, 2ull * cfg.lanes), d = cfg.pipeline_depth, stages = n.log_n;
+      auto group = [&](uint64_t g) {  // g limbs interleaved stage by stage
+        const uint64_t gap = std::max<int64_t>(0, int64_t(t / 2 + d) - int64_t(g * t));
+        return g * stages * t + (stages - 1) * gap;
+      };
+      const uint64_t g = std::max<uint64_t>(1, std::min<uint64_t>(cfg.limb_interleave, n.limbs));
+      compute = (n.limbs / g) * group(g) + (n.limbs % g ? group(n.limbs % g) : 0);
+      fill = d + kNttHandshakeCycles + cfg.transpose_cycles;
       break;
+    }
     case kBConvUnit:
       compute = ceil_div(uint64_t(n.limbs) * n.out_limbs * N, cfg.bconv_macs);
       fill = cfg.bconv_latency_cycles;
@@ -105,10 +112,13 @@ uint64_t NttEngine::busy_cycles(const pcs::Ntt& n, const NttConfig& cfg) {
   return compute + fill;
 }
 
-IssueResult NttEngine::issue(const pcs::Command& cmd, uint64_t now, const MemView& spm) {
+const pcs::Ntt& NttEngine::decode(const pcs::Command& cmd) {
   const auto* np = std::get_if<pcs::Ntt>(&cmd.body);
   if (cmd.opcode != pcs::Opcode::Ntt || np == nullptr) throw decode_fault("not an NTT command");
-  const pcs::Ntt& n = *np;
+  return *np;
+}
+
+std::vector<uint64_t> NttEngine::check(const pcs::Ntt& n, const MemView& spm) {
   check_fields(n);
   const Ranges r = ranges_of(n);
   if (spm.data != nullptr || spm.size != 0) {
@@ -117,14 +127,23 @@ IssueResult NttEngine::issue(const pcs::Command& cmd, uint64_t now, const MemVie
     if (r.src1_bytes) spm.check(r.src1, r.src1_bytes, "ntt src1");
     spm.check(r.dst, r.dst_bytes, "ntt dst");
   }
-  if (spm.data != nullptr) execute(n, spm);
+  if (spm.data == nullptr) return {};
+  const uint32_t nmod = n.limbs + (n.op == pcs::Ntt::kBConv ? n.out_limbs : 0);
+  std::vector<uint64_t> q(nmod);
+  std::memcpy(q.data(), spm.data + n.moduli, 8ull * nmod);
+  for (uint32_t i = 0; i < nmod; ++i)
+    if (q[i] < 2 || q[i] >= (uint64_t(1) << 62))
+      throw decode_fault("modulus " + std::to_string(i) + " = " + std::to_string(q[i]) +
+                         " outside [2, 2^62)");
+  if (unit_of(n.op) == kNttUnit)
+    for (uint32_t i = 0; i < n.limbs; ++i) tables(q[i], n.log_n);
+  if (n.op == pcs::Ntt::kBConv) converter(q, n.limbs);
+  return q;
+}
 
-  // Timing: engine availability and the scoreboard.
-  const Unit u = unit_of(n.op);
-  scoreboard_.erase(std::remove_if(scoreboard_.begin(), scoreboard_.end(),
-                                   [now](const Access& a) { return a.cycle <= now; }),
-                    scoreboard_.end());
-  uint64_t start = std::max(now, next_free_[u]);
+uint64_t NttEngine::earliest_start(const pcs::Ntt& n, uint64_t now) const {
+  const Ranges r = ranges_of(n);
+  uint64_t start = std::max(now, next_free_[unit_of(n.op)]);
   for (const Access& a : scoreboard_) {
     const bool hits_dst = overlaps(r.dst, r.dst_bytes, a.lo, a.hi);
     if (a.write) {
@@ -135,7 +154,23 @@ IssueResult NttEngine::issue(const pcs::Command& cmd, uint64_t now, const MemVie
       start = std::max(start, a.cycle);
     }
   }
-  const uint64_t cycles = busy_cycles(n, cfg_);
+  return start;
+}
+
+IssueResult NttEngine::issue(const pcs::Command& cmd, uint64_t now, const MemView& spm) {
+  const pcs::Ntt& n = decode(cmd);
+  const std::vector<uint64_t> q = check(n, spm);
+  if (spm.data != nullptr) execute(n, spm, q);
+  return commit(n, now, earliest_start(n, now), busy_cycles(n, cfg_));
+}
+
+IssueResult NttEngine::commit(const pcs::Ntt& n, uint64_t now, uint64_t start, uint64_t cycles) {
+  const Ranges r = ranges_of(n);
+  const Unit u = unit_of(n.op);
+  // Entries that ended by now cannot delay anything issued from now on.
+  scoreboard_.erase(std::remove_if(scoreboard_.begin(), scoreboard_.end(),
+                                   [now](const Access& a) { return a.cycle <= now; }),
+                    scoreboard_.end());
   const uint64_t done = start + cycles;
   next_free_[u] = done;
   busy_[u] += cycles;
@@ -220,33 +255,27 @@ const ntt::NttTables& NttEngine::tables(uint64_t q, uint32_t log_n) {
   return *t;
 }
 
-void NttEngine::execute(const pcs::Ntt& n, const MemView& spm) {
+const ntt::BaseConverter& NttEngine::converter(const std::vector<uint64_t>& q, uint32_t from) {
+  auto& c = converters_[q];
+  if (!c) {
+    try {
+      c = std::make_unique<ntt::BaseConverter>(std::vector<uint64_t>(q.begin(), q.begin() + from),
+                                               std::vector<uint64_t>(q.begin() + from, q.end()));
+    } catch (const Error& e) {
+      converters_.erase(q);
+      throw decode_fault(e.message());
+    }
+  }
+  return *c;
+}
+
+void NttEngine::execute(const pcs::Ntt& n, const MemView& spm, const std::vector<uint64_t>& q) {
   const uint32_t N = 1u << n.log_n;
-  const uint32_t nmod = n.limbs + (n.op == pcs::Ntt::kBConv ? n.out_limbs : 0);
-  std::vector<uint64_t> q(nmod);
-  std::memcpy(q.data(), spm.data + n.moduli, 8ull * nmod);
-  for (uint32_t i = 0; i < nmod; ++i)
-    if (q[i] < 2 || q[i] >= (uint64_t(1) << 62))
-      throw decode_fault("modulus " + std::to_string(i) + " = " + std::to_string(q[i]) +
-                         " outside [2, 2^62)");
-  // Everything that can fault is resolved before the first write.
+  // check() resolved everything that can fault before the first write.
   std::vector<const ntt::NttTables*> tabs;
   if (unit_of(n.op) == kNttUnit)
     for (uint32_t i = 0; i < n.limbs; ++i) tabs.push_back(&tables(q[i], n.log_n));
-  const ntt::BaseConverter* conv = nullptr;
-  if (n.op == pcs::Ntt::kBConv) {
-    auto& c = converters_[q];
-    if (!c) {
-      try {
-        c = std::make_unique<ntt::BaseConverter>(std::vector<uint64_t>(q.begin(), q.begin() + n.limbs),
-                                                 std::vector<uint64_t>(q.begin() + n.limbs, q.end()));
-      } catch (const Error& e) {
-        converters_.erase(q);
-        throw decode_fault(e.message());
-      }
-    }
-    conv = c.get();
-  }
+  const ntt::BaseConverter* conv = n.op == pcs::Ntt::kBConv ? &converter(q, n.limbs) : nullptr;
   const uint64_t* s0 = spm.at<const uint64_t>(n.src0);
   const uint64_t* s1 = spm.at<const uint64_t>(n.src1);
   uint64_t* d = spm.at<uint64_t>(n.dst);

@@ -11,9 +11,14 @@
 // range it writes): a scoreboard on scratchpad byte ranges (RAW, WAW and WAR hazards).
 //
 // Cycles of one command (N = 2^log_n, L = limbs, L' = out_limbs; ceil divisions):
-//   ntt       L * (N/2 * log2 N) / lanes + pipeline_depth + transpose_cycles
-//             (N/2 log2 N radix-2 butterflies per limb-transform; the transposes of a 4-step
-//             NTT overlap the butterflies except for one fill per command, SHARP Sec. 4.2)
+//   ntt       sum over groups of g limbs [ g log2 N T + (log2 N - 1) max(0, floor(T/2) + D - g T) ]
+//             + D + kNttHandshakeCycles + transpose_cycles
+//             with T = ceil(N / (2 lanes)) rows of `lanes` butterflies per stage, D =
+//             pipeline_depth, groups of limb_interleave limbs (the last one smaller). A stage
+//             needs rows of the previous stage of the same limb, readable D cycles after issue;
+//             interleaving g limbs stage by stage hides D when g T >= T/2 + D (the calibration
+//             against cosim/ntt's RTL core, models/ntt/README.md). The transposes of a 4-step NTT
+//             overlap the butterflies except for one fill per command (SHARP Sec. 4.2).
 //   bconv     L * L' * N / bconv_macs + bconv_latency_cycles   (BEHZ/HPS fast base conversion:
 //             one MAC per source limb, target limb and coefficient; the [x*qhat^-1] prescale
 //             runs in the same pipeline)
@@ -53,6 +58,9 @@ class NttEngine : public Engine {
   static constexpr int kUnits = 4;
   /// Flag in pcs::Ntt::galois: the automorphism permutes NTT-domain (evaluation) data.
   static constexpr uint32_t kGaloisNttDomain = pcs::Ntt::kGaloisNttDomain;
+  /// Control cycles of an NTT command besides its rows and its pipeline drain: start (1), the
+  /// first twiddle beat before the first row (1), done after the last result (1).
+  static constexpr uint64_t kNttHandshakeCycles = 3;
 
   explicit NttEngine(const NttConfig& cfg) : cfg_(cfg) {}
 
@@ -68,6 +76,23 @@ class NttEngine : public Engine {
   static uint64_t busy_cycles(const pcs::Ntt& n, const NttConfig& cfg);
   /// Throws UnitFault(Decode) for an invalid op, log_n, limb count or galois element.
   static void check_fields(const pcs::Ntt& n);
+  /// The command's body; throws UnitFault(Decode) for another opcode.
+  static const pcs::Ntt& decode(const pcs::Command& cmd);
+
+  // issue() in steps, for a shell that runs some commands elsewhere (cosim/ntt's RTL core, whose
+  // cycles are known only when it is done): check() at issue, earliest_start(), then commit()
+  // with the cycles the command took. issue() = check, execute, commit(busy_cycles()).
+  /// Every check issue() makes before writing (fields, scratchpad ranges; in functional mode the
+  /// moduli, the NTT tables and base converters they need). Returns the moduli table
+  /// (functional mode; empty otherwise). Throws UnitFault.
+  std::vector<uint64_t> check(const pcs::Ntt& n, const MemView& spm);
+  /// Start cycle of `n` issued at `now`: its engine's next-free cycle and the scoreboard.
+  uint64_t earliest_start(const pcs::Ntt& n, uint64_t now) const;
+  /// Books `n` issued at `now` from `start` for `cycles`: engine timeline, scoreboard, counters
+  /// and energy. Commands are committed in issue order.
+  IssueResult commit(const pcs::Ntt& n, uint64_t now, uint64_t start, uint64_t cycles);
+  /// Computes `n` on the scratchpad (functional mode); `q` from check().
+  void execute(const pcs::Ntt& n, const MemView& spm, const std::vector<uint64_t>& q);
 
   uint64_t next_free(Unit u) const { return next_free_[u]; }
   /// Latest completion cycle of any command issued so far.
@@ -78,8 +103,8 @@ class NttEngine : public Engine {
     uint64_t lo, hi, cycle;
     bool write;
   };
-  void execute(const pcs::Ntt& n, const MemView& spm);
   const ntt::NttTables& tables(uint64_t q, uint32_t log_n);
+  const ntt::BaseConverter& converter(const std::vector<uint64_t>& q, uint32_t from);
 
   NttConfig cfg_;
   std::array<uint64_t, kUnits> next_free_{};

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "isa/vector_ops.h"
 #include "models/vector/vector_kernels.h"
 
 namespace photon {
@@ -43,31 +44,30 @@ IssueResult VectorEngine::issue(const pcs::Command& cmd, uint64_t now_cycle, con
     const std::vector<float> s2 = load(spm, v.src2, plan.src2_bytes);
     std::vector<float> y(plan.dst_bytes / 4);
     const uint64_t n = v.n;
-    switch (vec::op_class(v.op)) {
-      case vec::OpClass::Unary:
+    switch (pcs::vector_op_info(v.op)->cls) {  // vector_plan() rejected undefined ops
+      case pcs::VectorClass::Unary:
         for (uint64_t i = 0; i < n; ++i) y[i] = vec::unary(v.op, x[i]);
         break;
-      case vec::OpClass::Binary:
+      case pcs::VectorClass::Binary:
         for (uint64_t i = 0; i < n; ++i)
           y[i] = vec::binary(v.op, x[i], s1[(i / v.bcast_inner) % v.bcast_len]);
         break;
-      case vec::OpClass::Scalar:
+      case pcs::VectorClass::Scalar:
         for (uint64_t i = 0; i < n; ++i) y[i] = vec::scalar(v.op, x[i], v.imm0, v.imm1);
         break;
-      case vec::OpClass::Softmax: vec::softmax_rows(x.data(), y.data(), plan.rows, v.inner); break;
-      case vec::OpClass::LayerNorm:
+      case pcs::VectorClass::Softmax: vec::softmax_rows(x.data(), y.data(), plan.rows, v.inner); break;
+      case pcs::VectorClass::LayerNorm:
         vec::layernorm_rows(x.data(), s1.data(), s2.data(), v.imm0, y.data(), plan.rows, v.inner);
         break;
-      case vec::OpClass::Reduce: vec::reduce_rows(v.op, x.data(), y.data(), plan.rows, v.inner); break;
-      case vec::OpClass::Pool:
+      case pcs::VectorClass::Reduce: vec::reduce_rows(v.op, x.data(), y.data(), plan.rows, v.inner); break;
+      case pcs::VectorClass::Pool:
         if (v.op == pcs::Vector::kMaxPool)
           vec::max_pool(x.data(), y.data(), vec::window_of(v));
         else
           vec::avg_pool(x.data(), y.data(), vec::window_of(v), v.count_include_pad != 0);
         break;
-      case vec::OpClass::Im2col: vec::im2col(x.data(), y.data(), vec::window_of(v)); break;
-      case vec::OpClass::Transpose: vec::transpose(x.data(), y.data(), plan.rows, v.inner); break;
-      case vec::OpClass::Unknown: break;
+      case pcs::VectorClass::Im2col: vec::im2col(x.data(), y.data(), vec::window_of(v)); break;
+      case pcs::VectorClass::Transpose: vec::transpose(x.data(), y.data(), plan.rows, v.inner); break;
     }
     if (!y.empty()) std::memcpy(spm.data + v.dst, y.data(), plan.dst_bytes);
   }

@@ -8,59 +8,6 @@ namespace photon::vec {
 
 using V = pcs::Vector;
 
-OpClass op_class(uint8_t op) {
-  switch (op) {
-    case V::kCopy:
-    case V::kRelu:
-    case V::kGelu:
-    case V::kSilu:
-    case V::kSigmoid:
-    case V::kTanh:
-    case V::kErf:
-    case V::kExp:
-    case V::kSqrt:
-    case V::kRecip:
-    case V::kNeg:
-    case V::kAbs: return OpClass::Unary;
-    case V::kAdd:
-    case V::kSub:
-    case V::kMul:
-    case V::kDiv:
-    case V::kMax:
-    case V::kMin:
-    case V::kPow: return OpClass::Binary;
-    case V::kAddScalar:
-    case V::kMulScalar:
-    case V::kClip:
-    case V::kLeakyRelu:
-    case V::kPowScalar: return OpClass::Scalar;
-    case V::kSoftmax: return OpClass::Softmax;
-    case V::kLayerNorm: return OpClass::LayerNorm;
-    case V::kReduceSum:
-    case V::kReduceMean:
-    case V::kReduceMax: return OpClass::Reduce;
-    case V::kMaxPool:
-    case V::kAvgPool: return OpClass::Pool;
-    case V::kIm2col: return OpClass::Im2col;
-    case V::kTranspose: return OpClass::Transpose;
-    default: return OpClass::Unknown;
-  }
-}
-
-bool is_transcendental(uint8_t op) {
-  switch (op) {
-    case V::kGelu:
-    case V::kSilu:
-    case V::kSigmoid:
-    case V::kTanh:
-    case V::kErf:
-    case V::kExp:
-    case V::kPow:
-    case V::kPowScalar: return true;
-    default: return false;
-  }
-}
-
 namespace {
 float sigmoid(float x) {
   if (x >= 0.0f) return 1.0f / (1.0f + std::exp(-x));

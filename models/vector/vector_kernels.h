@@ -8,6 +8,8 @@
 // Element-wise results are computed in fp32 with the C++ <cmath> float functions. Sums in
 // reductions, Softmax and LayerNorm accumulate in fp64 and round once to fp32 (ONNX does not
 // fix a summation order; fp64 is closer to the exact value than any fp32 order).
+// Which op is of which class (unary, binary, scalar, row, pooling, ...) and which ops are
+// transcendental is the vector-op table of isa/vector_ops.h.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +17,6 @@
 #include "isa/command.h"
 
 namespace photon::vec {
-
-/// Op classes of pcs::Vector::Op.
-enum class OpClass { Unary, Binary, Scalar, Softmax, LayerNorm, Reduce, Pool, Im2col, Transpose, Unknown };
-OpClass op_class(uint8_t op);
-/// True for the ops evaluated with a transcendental function (exp, erf, tanh, pow).
-bool is_transcendental(uint8_t op);
 
 /// y = f(x) for the unary ops (kCopy .. kAbs).
 float unary(uint8_t op, float x);

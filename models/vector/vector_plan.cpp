@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "models/vector/vector_kernels.h"
+#include "isa/vector_ops.h"
 #include "platform/engine.h"
 
 namespace photon {
@@ -40,48 +40,49 @@ VectorPlan vector_plan(const VectorConfig& cfg, const pcs::Vector& v) {
   VectorPlan p;
   Passes pass{cfg, p};
   const uint64_t n = v.n, T = cfg.transcendental_cycles;
-  const vec::OpClass cls = vec::op_class(v.op);
-  if (cls == vec::OpClass::Unknown) bad("unknown op " + std::to_string(v.op));
+  const pcs::VectorOpInfo* info = pcs::vector_op_info(v.op);
+  if (!info) bad("unknown op " + std::to_string(v.op));
+  using C = pcs::VectorClass;
+  const C cls = info->cls;
   if (n == 0) bad("n is 0");
-  const bool row_op = cls == vec::OpClass::Softmax || cls == vec::OpClass::LayerNorm ||
-                      cls == vec::OpClass::Reduce || cls == vec::OpClass::Transpose;
+  const bool row_op = cls == C::Softmax || cls == C::LayerNorm || cls == C::Reduce || cls == C::Transpose;
   if (row_op) {
     if (v.inner == 0) bad("inner is 0");
     if (n % v.inner != 0)
       bad("n " + std::to_string(n) + " is not a multiple of inner " + std::to_string(v.inner));
     p.rows = n / v.inner;
   }
-  const uint64_t c = vec::is_transcendental(v.op) ? T : 1;
+  const uint64_t c = info->transcendental ? T : 1;
   p.src0_bytes = 4 * n;
   p.dst_bytes = 4 * n;
   p.elements = n;
   switch (cls) {
-    case vec::OpClass::Unary:
-    case vec::OpClass::Scalar:
-    case vec::OpClass::Transpose: pass.add(n, c); break;
-    case vec::OpClass::Binary:
+    case C::Unary:
+    case C::Scalar:
+    case C::Transpose: pass.add(n, c); break;
+    case C::Binary:
       if (v.bcast_inner == 0 || v.bcast_len == 0) bad("bcast_inner and bcast_len must be positive");
       p.src1_bytes = 4ull * v.bcast_len;
       pass.add(n, c);
       break;
-    case vec::OpClass::Softmax:
+    case C::Softmax:
       pass.add(n, 1);
       pass.add(n, T);
       pass.add(n, 1);
       pass.add(p.rows, 1);
       break;
-    case vec::OpClass::LayerNorm:
+    case C::LayerNorm:
       p.src1_bytes = p.src2_bytes = 4ull * v.inner;
       for (int i = 0; i < 4; ++i) pass.add(n, 1);
       pass.add(p.rows, T);
       break;
-    case vec::OpClass::Reduce:
+    case C::Reduce:
       p.dst_bytes = 4 * p.rows;
       p.elements = p.rows;
       pass.add(n, 1);
       if (v.op == V::kReduceMean) pass.add(p.rows, 1);
       break;
-    case vec::OpClass::Pool: {
+    case C::Pool: {
       check_window(v, true);
       const uint64_t outs = n / (uint64_t(v.h) * v.w) * v.oh * v.ow;
       p.dst_bytes = 4 * outs;
@@ -90,7 +91,7 @@ VectorPlan vector_plan(const VectorConfig& cfg, const pcs::Vector& v) {
       if (v.op == V::kAvgPool) pass.add(outs, 1);
       break;
     }
-    case vec::OpClass::Im2col: {
+    case C::Im2col: {
       check_window(v, false);
       const uint64_t outs = n / (uint64_t(v.h) * v.w) * v.kh * v.kw * v.oh * v.ow;
       p.dst_bytes = 4 * outs;
@@ -98,7 +99,6 @@ VectorPlan vector_plan(const VectorConfig& cfg, const pcs::Vector& v) {
       pass.add(outs, 1);
       break;
     }
-    case vec::OpClass::Unknown: break;
   }
   p.cycles += cfg.pipeline_depth;
   p.energy_pj = cfg.energy_pj_per_op * static_cast<double>(p.element_ops);

@@ -26,6 +26,7 @@ nlohmann::json PlatformReport::to_json() const {
                        {"utilization", u.utilization},
                        {"commands", u.commands},
                        {"counters", u.counters}};
+    if (!u.impl.empty()) j_units[u.name]["impl"] = u.impl;
     energy[u.name] = u.energy_pj;
   }
   j_units["firmware_cpu"] = {{"busy_ns", firmware.busy_ns},

@@ -25,6 +25,7 @@ struct UnitRow {
   uint64_t commands = 0;                   ///< commands (or transactions) completed
   std::map<std::string, double> counters;  ///< unit-specific; names carry units
   double energy_pj = 0;                    ///< dynamic energy, pJ
+  std::string impl;                        ///< the implementation that ran (`<unit>.impl`); "" for memories
 };
 
 /// One queue's occupancy.

@@ -1,7 +1,7 @@
 // Per-layer optical-engine time: for every Conv and Gemm/MatMul layer, the simulated busy time of
 // the optical engine in the report (ops[tag].unit_ns.optical_gemm, the sum of that layer's GEMM
 // command durations in the trace, soc/platform.cpp Platform::report) equals the mapping's
-// closed form (workloads/lowering/gemm_timing.h gemm_layer_formula_ns) evaluated on the same
+// closed form (tests/support/gemm_timing_oracle.h gemm_layer_formula_ns) evaluated on the same
 // model compiled in-process with the same configuration. The engine rounds each command to its
 // electronic clock, so the allowed difference is one engine cycle per GEMM command.
 #include <cmath>
@@ -9,8 +9,8 @@
 #include <string>
 
 #include "tests/e2e/e2e_util.h"
+#include "tests/support/gemm_timing_oracle.h"
 #include "workloads/driver/workload.h"
-#include "workloads/lowering/gemm_timing.h"
 
 namespace photon_e2e {
 namespace {
@@ -42,7 +42,7 @@ void check_layers(const std::string& model, const std::string& tag) {
     for (const auto& c : w.program.commands)
       if (c.tag == tag_i && c.opcode == photon::pcs::Opcode::Gemm) ++commands;
     ASSERT_GT(commands, 0u);
-    const double formula = photon::lowering::gemm_layer_formula_ns(w.program, tag_i, cfg.optical_gemm);
+    const double formula = photon_test::gemm_layer_formula_ns(w.program, tag_i, cfg.optical_gemm);
     const double sim = ops[tag_i]["unit_ns"].value("optical_gemm", 0.0);
     EXPECT_GT(formula, 0);
     EXPECT_NEAR(sim, formula, double(commands) * cycle_ns) << commands << " GEMM commands";

@@ -43,7 +43,7 @@ void expect_allclose(const photon::TensorInfo& got, const photon::TensorInfo& re
 // the dumped output tensor (the model's single output).
 photon::TensorInfo run_functional(const std::string& model, const std::string& input_pb,
                                   const std::string& dir) {
-  photon::Graph g = photon::load_onnx(onnx_input(model + ".onnx"));
+  photon::Graph g = photon::onnx_frontend::load_onnx(onnx_input(model + ".onnx"));
   EXPECT_EQ(g.inputs.size(), 1u);
   EXPECT_EQ(g.outputs.size(), 1u);
   const std::string report = dir + "/report.json", out_dir = dir + "/out";
@@ -70,7 +70,7 @@ photon::TensorInfo run_functional(const std::string& model, const std::string& i
   EXPECT_EQ(outs[0].value("name", ""), g.outputs.at(0));
   const std::string file = outs[0].value("file", "");
   EXPECT_EQ(std::filesystem::path(file).parent_path(), std::filesystem::path(out_dir));
-  return photon::read_tensor_pb(file);
+  return photon::onnx_frontend::read_tensor_pb(file);
 }
 
 // Seeded-weight models with PyTorch's output. rtol 1e-3 as the ONNX test-suite; atol 1e-5
@@ -84,7 +84,7 @@ class WeightsModel : public ::testing::TestWithParam<std::string> {};
 TEST_P(WeightsModel, MatchesPyTorchOutput) {
   const std::string m = GetParam(), dir = fresh_dir("f_" + m);
   photon::TensorInfo got = run_functional(m, onnx_input(m + "_input_0.pb"), dir);
-  photon::TensorInfo ref = photon::read_tensor_pb(onnx_input(m + "_output_0.pb"));
+  photon::TensorInfo ref = photon::onnx_frontend::read_tensor_pb(onnx_input(m + "_output_0.pb"));
   expect_allclose(got, ref, {1e-3, 1e-5});
 }
 
@@ -104,7 +104,7 @@ class LightModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LightModel, MatchesOnnxReferenceEvaluator) {
   const std::string m = GetParam(), dir = fresh_dir("f_" + m);
-  photon::Graph g = photon::load_onnx(onnx_input(m + ".onnx"));
+  photon::Graph g = photon::onnx_frontend::load_onnx(onnx_input(m + ".onnx"));
   ASSERT_EQ(g.inputs.size(), 1u);
   photon::TensorInfo in;
   in.name = g.inputs[0];
@@ -114,9 +114,9 @@ TEST_P(LightModel, MatchesOnnxReferenceEvaluator) {
   // numpy: arange(n) / n is computed in float64, then cast to float32.
   for (int64_t i = 0; i < n; ++i) in.data[size_t(i)] = float(double(i) / double(n));
   const std::string input_pb = dir + "/input_0.pb";
-  photon::write_tensor_pb(input_pb, in);
+  photon::onnx_frontend::write_tensor_pb(input_pb, in);
   photon::TensorInfo got = run_functional(m, input_pb, dir);
-  photon::TensorInfo ref = photon::read_tensor_pb(onnx_input(m + "_output_0.pb"));
+  photon::TensorInfo ref = photon::onnx_frontend::read_tensor_pb(onnx_input(m + "_output_0.pb"));
   expect_allclose(got, ref, {1e-3, 1e-7});
 }
 

@@ -208,8 +208,7 @@ TEST(PcsCommand, NamesRoundTripAndAreUnique) {
     EXPECT_TRUE(seen.insert(ntt_op_name(static_cast<uint8_t>(op))).second);
   }
   seen.clear();
-  const auto ops = all_vector_ops();
-  EXPECT_EQ(ops.size(), 33u);
+  const auto ops = all_vector_ops();  // which values: vector_ops_test.cpp, against the format doc
   for (uint8_t op : ops) {
     uint8_t back = 0xFF;
     ASSERT_TRUE(vector_op_from_name(vector_op_name(op), back));

@@ -13,6 +13,7 @@
 #include "isa/assembler.h"
 #include "isa/disassembler.h"
 #include "test_programs.h"
+#include "tests/support/queue_semantics.h"
 
 namespace photon::pcs {
 namespace {
@@ -93,45 +94,6 @@ void check_operands(const Command& c, const std::string& where) {
   }
 }
 
-/// Runs the queue semantics of docs/command-stream.md with every unit command taking no time:
-/// the firmware dispatches in stream order, a Fence or End waits until all queues are idle.
-/// Returns the index of the first command that can never be dispatched past, or -1 if the
-/// program completes; `leftover` gets the semaphore counts at the end.
-int run_queues(const Program& p, std::map<uint32_t, int>& leftover) {
-  std::deque<Command> q[kQueueCount];
-  std::map<uint32_t, int>& sem = leftover;
-  auto drain = [&] {
-    for (bool progress = true; progress;) {
-      progress = false;
-      for (auto& queue : q)
-        while (!queue.empty()) {
-          const Command& c = queue.front();
-          if (c.opcode == Opcode::Wait) {
-            auto& s = sem[std::get<Sync>(c.body).sem];
-            if (s == 0) break;
-            --s;
-          } else if (c.opcode == Opcode::Signal) {
-            ++sem[std::get<Sync>(c.body).sem];
-          }
-          queue.pop_front();
-          progress = true;
-        }
-    }
-    for (const auto& queue : q)
-      if (!queue.empty()) return false;
-    return true;
-  };
-  for (size_t i = 0; i < p.commands.size(); ++i) {
-    const Command& c = p.commands[i];
-    if (c.queue() >= 0) {
-      q[c.queue()].push_back(c);
-    } else if (!drain()) {
-      return static_cast<int>(i);
-    }
-  }
-  return drain() ? -1 : static_cast<int>(p.commands.size());
-}
-
 TEST(PcsExamples, EachIsValid) {
   const auto files = example_files();
   ASSERT_GE(files.size(), 5u);
@@ -149,9 +111,9 @@ TEST(PcsExamples, EachIsValid) {
       if (p.commands[i].tag != kNoTag) { EXPECT_LT(p.commands[i].tag, p.ops.size()) << i; }
     }
     for (const auto& s : p.segments) EXPECT_LT(s.address + s.bytes.size(), kSpmBase);
-    std::map<uint32_t, int> sems;
-    EXPECT_EQ(run_queues(p, sems), -1) << "semaphore deadlock";
-    for (const auto& [id, count] : sems) EXPECT_EQ(count, 0) << "semaphore " << id << " left set";
+    const photon_test::QueueRunResult run = photon_test::run_queue_semantics(p);
+    EXPECT_EQ(run.blocked_at, -1) << "semaphore deadlock";
+    for (const auto& [id, count] : run.sems) EXPECT_EQ(count, 0) << "semaphore " << id << " left set";
     EXPECT_EQ(assemble(disassemble(p), "again"), p);
   }
   EXPECT_TRUE(has_double_buffer);
@@ -184,8 +146,7 @@ TEST(PcsExamples, TogetherCoverEveryCommand) {
 TEST(PcsExamples, DeadlockCheckerFindsADeadlock) {
   // The oracle above must be able to fail: a Wait nobody signals blocks the End.
   const Program p = assemble("wait queue=gemm sem=1\ngemm\nend\n", "t");
-  std::map<uint32_t, int> sems;
-  EXPECT_EQ(run_queues(p, sems), 2);
+  EXPECT_EQ(photon_test::run_queue_semantics(p).blocked_at, 2);
 }
 
 }  // namespace

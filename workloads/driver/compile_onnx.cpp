@@ -8,7 +8,7 @@
 namespace photon {
 
 CompiledWorkload compile_onnx(const std::string& path, const RunConfig& cfg, const CompileOptions& opts) {
-  Graph g = load_onnx(path, opts.shapes);
+  Graph g = onnx_frontend::load_onnx(path, opts.shapes);
   lowering::LoweringResult r = with_error_context(path, [&] { return lowering::lower_graph(g, cfg); });
   CompiledWorkload w = ai_workload(g, r, path, cfg);
   w.frontend = "onnx";

@@ -19,7 +19,7 @@ int64_t numel(const std::vector<int64_t>& s) {
 }  // namespace
 
 std::vector<float> read_input_tensor(const std::string& file, const TensorBinding& b) {
-  TensorInfo t = read_tensor_pb(file);
+  TensorInfo t = onnx_frontend::read_tensor_pb(file);
   if (t.numel() != numel(b.shape) || (t.shape.size() == b.shape.size() && t.shape != b.shape))
     throw Error("tensor has shape " + shape_text(t.shape) + " but input '" + b.name + "' expects " +
                 shape_text(b.shape))
@@ -34,7 +34,7 @@ void write_output_tensor(const Platform& p, const TensorBinding& b, const std::s
   t.shape = b.shape;
   t.data.resize(size_t(numel(b.shape)));
   p.read(b.address, t.data.data(), t.data.size() * sizeof(float));
-  write_tensor_pb(file, t);
+  onnx_frontend::write_tensor_pb(file, t);
 }
 
 std::string sanitize_file_name(const std::string& name) {

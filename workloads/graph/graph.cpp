@@ -50,10 +50,12 @@ std::vector<float> Node::attr_floats(const std::string& k, const std::vector<flo
   return v ? *v : dflt;
 }
 
+bool is_window_op(const std::string& op) {
+  return op == "Conv" || op == "ConvTranspose" || op == "MaxPool" || op == "AveragePool" || op == "LpPool";
+}
+
 void check_window_attrs(const Node& n) {
-  const std::string& op = n.op_type;
-  if (op != "Conv" && op != "ConvTranspose" && op != "MaxPool" && op != "AveragePool" && op != "LpPool")
-    return;
+  if (!is_window_op(n.op_type)) return;
   for (const char* k : {"strides", "dilations", "kernel_shape", "pads"}) {
     const std::vector<int64_t> v = n.attr_ints(k, {});
     const int64_t min = std::string(k) == "pads" ? 0 : 1;

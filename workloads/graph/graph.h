@@ -54,7 +54,12 @@ struct Node {
   bool has_attr(const std::string& k) const { return attrs.count(k) != 0; }
 };
 
-/// Attribute ranges of the sliding-window ops Conv, ConvTranspose, MaxPool, AveragePool, LpPool
+/// True for the ONNX sliding-window ops, whose attributes strides, dilations, kernel_shape, pads
+/// (and group) describe a window over the spatial axes: Conv, ConvTranspose, MaxPool, AveragePool,
+/// LpPool (ONNX operator definitions, docs/Operators.md). The one list of them.
+bool is_window_op(const std::string& op_type);
+
+/// Attribute ranges of the sliding-window ops (is_window_op()), ConvTranspose, MaxPool, AveragePool, LpPool
 /// (ONNX operator definitions, docs/Operators.md): throws Error "strides [0,0] has an entry < 1"
 /// (no node context; the caller adds it) if strides, dilations or kernel_shape has an entry < 1,
 /// pads an entry < 0, or group < 1. Other ops: no-op. Needs no shapes, so the ONNX frontend runs

@@ -1,8 +1,6 @@
 #include "workloads/lowering/ai_lowering.h"
 
 #include <cstring>
-#include <functional>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -12,53 +10,11 @@
 namespace photon::lowering {
 namespace {
 
-using LowerFn = std::function<std::string(Ctx&)>;
-
-const std::map<std::string, LowerFn>& dispatch() {
-  static const std::map<std::string, LowerFn> m = [] {
-    std::map<std::string, LowerFn> d;
-    d["Conv"] = lower_conv;
-    d["Gemm"] = lower_gemm;
-    d["MatMul"] = lower_matmul;
-    for (const char* op :
-         {"Relu", "Sigmoid", "Tanh", "Erf", "Exp", "Sqrt", "Reciprocal", "Neg", "Abs", "Gelu", "LeakyRelu",
-          "Clip", "Add",     "Sub",  "Mul", "Div", "Pow",  "Max",        "Min", "Sum", "Mean"})
-      d[op] = lower_elementwise;
-    d["BatchNormalization"] = lower_batchnorm;
-    for (const char* op : {"Softmax", "LayerNormalization", "ReduceMean", "ReduceSum", "ReduceMax",
-                           "GlobalAveragePool", "GlobalMaxPool"})
-      d[op] = lower_rowop;
-    d["MaxPool"] = lower_pool;
-    d["AveragePool"] = lower_pool;
-    d["LRN"] = lower_lrn;
-    d["Transpose"] = lower_transpose;
-    d["Concat"] = lower_concat;
-    d["Split"] = lower_split;
-    d["Slice"] = lower_slice;
-    d["Gather"] = lower_gather;
-    d["Pad"] = lower_pad;
-    d["Expand"] = lower_expand;
-    return d;
-  }();
-  return m;
-}
-
 bool is_fp32_device_tensor(const TensorInfo& t) { return t.dtype == DType::Float32; }
 
-}  // namespace
-
-LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
-  LoweringResult res;
-  // Bad attributes or unrepresentable types are errors of the model, found before any planning.
-  for (const Node& n : g.nodes)
-    with_error_context(fmt::format("node '{}' ({})", n.name, n.op_type), [&] { validate_node(n, g); });
-  // Tensors held as fp32 although the model declares another float type (TensorInfo::source_type).
-  for (const auto& [name, t] : g.tensors)
-    if (t.dtype == DType::Float32 && !t.source_type.empty())
-      res.functional_notes.push_back(fmt::format(
-          "tensor '{}' is {} in the model; the platform holds and computes it in fp32", name, t.source_type));
-  HbmPlan plan = plan_hbm(g, cfg);
-  // Constant data: segments for materialised data, fills for splats.
+/// Constant data of the plan's fp32 constants: a segment for materialised data, a fill for a
+/// splat; a constant without either makes functional outputs invalid.
+void place_constants(const Graph& g, const HbmPlan& plan, LoweringResult& res) {
   for (const auto& [name, addr] : plan.address) {
     auto it = g.tensors.find(name);
     if (it == g.tensors.end() || !it->second.is_constant) continue;
@@ -79,6 +35,41 @@ LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
       res.functional_notes.push_back(fmt::format("constant '{}' has no data", name));
     }
   }
+}
+
+/// Records node `n` (op-table entry `tag`) as a host fallback for `reason`, with its host cost
+/// (kHostFixedNs + kHostNsPerElement * input and output elements).
+void fall_back(const Node& n, const Graph& g, uint32_t tag, const std::string& reason, LoweringResult& res) {
+  double elems = 0;
+  for (const auto& nm : n.inputs)
+    if (!nm.empty() && g.tensors.count(nm)) elems += double(g.tensors.at(nm).numel());
+  for (const auto& nm : n.outputs)
+    if (!nm.empty() && g.tensors.count(nm)) elems += double(g.tensors.at(nm).numel());
+  Fallback f{n.op_type, n.name, reason, kHostFixedNs + kHostNsPerElement * elems};
+  res.program.ops[tag].detail = "host fallback: " + reason;
+  res.host_fallback_ns += f.host_cost_ns;
+  res.unsupported.push_back(f);
+  ++res.nodes_fallback;
+  ++res.fallback_by_op[n.op_type];
+  res.functional_valid = false;
+  res.functional_notes.push_back(fmt::format(
+      "node '{}' ({}) runs on the host; the device leaves its outputs unwritten", n.name, n.op_type));
+}
+
+}  // namespace
+
+LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
+  LoweringResult res;
+  // Bad attributes or unrepresentable types are errors of the model, found before any planning.
+  for (const Node& n : g.nodes)
+    with_error_context(fmt::format("node '{}' ({})", n.name, n.op_type), [&] { validate_node(n, g); });
+  // Tensors held as fp32 although the model declares another float type (TensorInfo::source_type).
+  for (const auto& [name, t] : g.tensors)
+    if (t.dtype == DType::Float32 && !t.source_type.empty())
+      res.functional_notes.push_back(fmt::format(
+          "tensor '{}' is {} in the model; the platform holds and computes it in fp32", name, t.source_type));
+  HbmPlan plan = plan_hbm(g, cfg);
+  place_constants(g, plan, res);
   SemTable sems;
   Ctx base{g, cfg, res, plan};
   base.sems = &sems;
@@ -104,37 +95,22 @@ LoweringResult lower_graph(const Graph& g, const PlatformConfig& cfg) {
     const size_t cmd0 = res.program.commands.size(), seg0 = res.program.segments.size(),
                  fill0 = res.splat_fills.size();
     try {
-      auto it = dispatch().find(n.op_type);
-      if (it == dispatch().end()) throw Unsupported{"no device mapping for this op type"};
+      c.row = onnx_op(n.op_type);
+      if (!c.row || !c.row->lower) throw Unsupported{"no device mapping for this op type"};
       for (const auto& nm : n.inputs)
         if (!nm.empty() && !c.t(nm).is_constant && !is_fp32_device_tensor(c.t(nm)))
           throw Unsupported{fmt::format("input '{}' is not fp32", nm)};
       for (const auto& nm : n.outputs)
         if (!nm.empty() && !is_fp32_device_tensor(c.t(nm)))
           throw Unsupported{fmt::format("output '{}' is not fp32", nm)};
-      res.program.ops[tag].detail = it->second(c);
+      res.program.ops[tag].detail = c.row->lower(c);
       ++res.nodes_lowered;
       ++res.lowered_by_op[n.op_type];
     } catch (const Unsupported& u) {
       res.program.commands.resize(cmd0);
       res.program.segments.resize(seg0);
       res.splat_fills.resize(fill0);
-      double elems = 0;
-      for (const auto& nm : n.inputs)
-        if (!nm.empty() && g.tensors.count(nm)) elems += double(g.tensors.at(nm).numel());
-      for (const auto& nm : n.outputs)
-        if (!nm.empty() && g.tensors.count(nm)) elems += double(g.tensors.at(nm).numel());
-      Fallback f{n.op_type, n.name, u.reason, kHostFixedNs + kHostNsPerElement * elems};
-      res.program.ops[tag].detail = "host fallback: " + u.reason;
-      res.host_fallback_ns += f.host_cost_ns;
-      res.unsupported.push_back(f);
-      ++res.nodes_fallback;
-      ++res.fallback_by_op[n.op_type];
-      res.functional_valid = false;
-      res.functional_notes.push_back(
-          fmt::format("node '{}' ({}) runs on the host; the device leaves its "
-                      "outputs unwritten",
-                      n.name, n.op_type));
+      fall_back(n, g, tag, u.reason, res);
     } catch (Error& e) {
       if (e.message().rfind("node '", 0) != 0)
         e.with_context(fmt::format("node '{}' ({})", n.name, n.op_type));

@@ -106,25 +106,39 @@ std::string lower_transpose(Ctx& c) {
                      pl.steps());
 }
 
+namespace {
+
+/// Copies the `parts` of `whole` (at whole_addr), laid end to end along `axis`, out of the whole
+/// (Split) or into it (Concat). Returns the outer (before-axis) element count.
+int64_t copy_parts(Ctx& c, Pipeline& pl, const TensorInfo& whole, uint64_t whole_addr,
+                   const std::vector<std::string>& parts, int64_t axis, bool into_whole) {
+  const size_t r = whole.shape.size();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= whole.shape[d];
+  for (size_t d = axis + 1; d < r; ++d) inner *= whole.shape[d];
+  const std::vector<int64_t> whole_strides = {whole.shape[axis] * inner, 1};
+  int64_t off = 0;
+  for (const auto& part : parts) {
+    if (part.empty()) continue;
+    const TensorInfo& t = c.t(part);
+    const int64_t len = (t.shape.empty() ? 1 : t.shape[axis]) * inner;
+    const uint64_t at = whole_addr + uint64_t(off) * 4;
+    if (len > 0 && into_whole) copy_box(c, pl, c.addr(part), {len, 1}, at, whole_strides, {outer, len});
+    if (len > 0 && !into_whole) copy_box(c, pl, at, whole_strides, c.addr(part), {len, 1}, {outer, len});
+    off += len;
+  }
+  return outer;
+}
+
+}  // namespace
+
 std::string lower_concat(Ctx& c) {
   const Node& n = *c.node;
   const TensorInfo& y = c.t(n.outputs.at(0));
-  const size_t r = y.shape.size();
-  const int64_t axis = norm_axis(attr_i(n, "axis", 1), r);
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= y.shape[d];
-  for (size_t d = axis + 1; d < r; ++d) inner *= y.shape[d];
+  const int64_t axis = norm_axis(attr_i(n, "axis", 1), y.shape.size());
   const uint64_t ya = c.addr(n.outputs[0]);
   Pipeline pl(c);
-  int64_t off = 0;
-  for (const auto& in : n.inputs) {
-    if (in.empty()) continue;
-    const TensorInfo& t = c.t(in);
-    const int64_t len = (t.shape.empty() ? 1 : t.shape[axis]) * inner;
-    if (len > 0)
-      copy_box(c, pl, c.addr(in), {len, 1}, ya + uint64_t(off) * 4, {y.shape[axis] * inner, 1}, {outer, len});
-    off += len;
-  }
+  const int64_t outer = copy_parts(c, pl, y, ya, n.inputs, axis, true);
   pl.finish();
   return fmt::format("DMA copies; {} inputs; outer {}; steps {}", n.inputs.size(), outer, pl.steps());
 }
@@ -132,22 +146,10 @@ std::string lower_concat(Ctx& c) {
 std::string lower_split(Ctx& c) {
   const Node& n = *c.node;
   const TensorInfo& x = c.t(n.inputs.at(0));
-  const size_t r = x.shape.size();
-  const int64_t axis = norm_axis(attr_i(n, "axis", 0), r);
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= x.shape[d];
-  for (size_t d = axis + 1; d < r; ++d) inner *= x.shape[d];
+  const int64_t axis = norm_axis(attr_i(n, "axis", 0), x.shape.size());
   const uint64_t xa = c.addr(n.inputs[0]);
   Pipeline pl(c);
-  int64_t off = 0;
-  for (const auto& o : n.outputs) {
-    if (o.empty()) continue;
-    const TensorInfo& t = c.t(o);
-    const int64_t len = t.shape[axis] * inner;
-    if (len > 0)
-      copy_box(c, pl, xa + uint64_t(off) * 4, {x.shape[axis] * inner, 1}, c.addr(o), {len, 1}, {outer, len});
-    off += len;
-  }
+  copy_parts(c, pl, x, xa, n.outputs, axis, false);
   pl.finish();
   return fmt::format("DMA copies; {} outputs; steps {}", n.outputs.size(), pl.steps());
 }

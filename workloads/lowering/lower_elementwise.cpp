@@ -144,21 +144,6 @@ std::string emit_elementwise(Ctx& c, Pipeline& pl, const EwProgram& e) {
 
 namespace {
 
-const std::map<std::string, uint8_t>& unary_ops() {
-  static const std::map<std::string, uint8_t> m = {
-      {"Relu", V::kRelu}, {"Sigmoid", V::kSigmoid}, {"Tanh", V::kTanh},        {"Erf", V::kErf},
-      {"Exp", V::kExp},   {"Sqrt", V::kSqrt},       {"Reciprocal", V::kRecip}, {"Neg", V::kNeg},
-      {"Abs", V::kAbs},   {"Gelu", V::kGelu},       {"Silu", V::kSilu}};
-  return m;
-}
-
-const std::map<std::string, uint8_t>& binary_ops() {
-  static const std::map<std::string, uint8_t> m = {{"Add", V::kAdd}, {"Sub", V::kSub}, {"Mul", V::kMul},
-                                                   {"Div", V::kDiv}, {"Pow", V::kPow}, {"Max", V::kMax},
-                                                   {"Min", V::kMin}, {"Sum", V::kAdd}, {"Mean", V::kAdd}};
-  return m;
-}
-
 std::vector<int64_t> pad_to(std::vector<int64_t> s, size_t r) {
   while (s.size() < r) s.insert(s.begin(), 1);
   return s;
@@ -171,179 +156,162 @@ std::optional<float> scalar_const(const Ctx& c, const std::string& name) {
   return const_value(t, 0);
 }
 
-}  // namespace
-
-std::string lower_elementwise(Ctx& c) {
+/// Output 0 = `ops` applied to input 0 (the one-input ops).
+std::string lower_one_input(Ctx& c, std::vector<EwOp> ops) {
   const Node& n = *c.node;
-  const std::string& op = n.op_type;
+  Pipeline pl(c);
+  EwProgram e;
+  e.oshape = c.t(n.outputs.at(0)).shape;
+  e.y = c.addr(n.outputs[0]);
+  e.a = c.addr(n.inputs.at(0));
+  e.ops = std::move(ops);
+  std::string d = emit_elementwise(c, pl, e);
+  pl.finish();
+  return n.op_type + " " + d;
+}
+
+/// x (op) v for a scalar constant v, as scalar ops on x; empty for a kernel without a scalar
+/// form (then v is read as a broadcast operand).
+std::vector<EwOp> scalar_rhs_ops(uint8_t op, float v) {
+  switch (op) {
+    case V::kAdd: return {{V::kAddScalar, v, 0}};
+    case V::kSub: return {{V::kAddScalar, -v, 0}};
+    case V::kMul: return {{V::kMulScalar, v, 0}};
+    case V::kDiv: return {{V::kMulScalar, 1.0f / v, 0}};
+    case V::kPow: return {{V::kPowScalar, v, 0}};
+    case V::kMax: return {{V::kClip, v, FLT_MAX}};
+    case V::kMin: return {{V::kClip, -FLT_MAX, v}};
+  }
+  return {};
+}
+
+/// v (op) x for a scalar constant v, as unary and scalar ops on x; empty for a kernel without
+/// such a form (Pow, and any other: then v is read as a broadcast operand).
+std::vector<EwOp> scalar_lhs_ops(uint8_t op, float v) {
+  switch (op) {
+    case V::kAdd: return {{V::kAddScalar, v, 0}};
+    case V::kSub: return {{V::kNeg, 0, 0}, {V::kAddScalar, v, 0}};
+    case V::kMul: return {{V::kMulScalar, v, 0}};
+    case V::kDiv: return {{V::kRecip, 0, 0}, {V::kMulScalar, v, 0}};
+    case V::kMax: return {{V::kClip, v, FLT_MAX}};
+    case V::kMin: return {{V::kClip, -FLT_MAX, v}};
+  }
+  return {};
+}
+
+/// a (op) b with the broadcast operand a read as B and the full-shape b streamed as x.
+std::vector<EwOp> swapped_ops(uint8_t op) {
+  switch (op) {
+    case V::kSub: return {{V::kSub, 0, 0, 0}, {V::kNeg, 0, 0}};    // a - b = -(b - a)
+    case V::kDiv: return {{V::kRecip, 0, 0}, {V::kMul, 0, 0, 0}};  // a / b = (1/b) * a
+    case V::kPow: throw Unsupported{"Pow whose base is broadcast against the exponent"};
+    case V::kAdd:
+    case V::kMul:
+    case V::kMax:
+    case V::kMin: return {{op, 0, 0, 0}};  // commute
+  }
+  throw Unsupported{"the first operand is broadcast and the op does not commute"};
+}
+
+/// Fills `e` for a (op) b and returns the detail's head: a scalar-constant operand becomes a
+/// scalar op; otherwise the operand with the output's shape streams and the other is broadcast.
+std::string two_operands(Ctx& c, EwProgram& e, uint8_t op, const std::string& a, const std::string& b) {
+  const std::string& type = c.node->op_type;
+  const size_t r = e.oshape.size();
+  auto as = pad_to(c.t(a).shape, r), bs = pad_to(c.t(b).shape, r);
+  const bool afull = as == e.oshape, bfull = bs == e.oshape;
+  auto sa = scalar_const(c, a), sb = scalar_const(c, b);
+  const std::vector<EwOp> rhs = afull && sb ? scalar_rhs_ops(op, *sb) : std::vector<EwOp>{};
+  if (!rhs.empty()) {
+    e.a = c.addr(a);
+    e.ops = rhs;
+    return fmt::format("{} scalar {} ", type, *sb);
+  }
+  const std::vector<EwOp> lhs = bfull && sa ? scalar_lhs_ops(op, *sa) : std::vector<EwOp>{};
+  if (!lhs.empty()) {
+    e.a = c.addr(b);
+    e.ops = lhs;
+    return fmt::format("scalar {} {} ", *sa, type);
+  }
+  if (afull) {
+    e.a = c.addr(a);
+    e.b_addr = {c.addr(b)};
+    e.bshape = bs;
+    e.ops.push_back({op, 0, 0, 0});
+  } else if (bfull) {
+    e.a = c.addr(b);
+    e.b_addr = {c.addr(a)};
+    e.bshape = as;
+    e.ops = swapped_ops(op);
+  } else {
+    throw Unsupported{"both operands broadcast (neither has the output shape)"};
+  }
+  return type + " ";
+}
+
+/// Binary and n-ary ops with the row's kernel; `mean` scales the result by 1 / inputs.
+std::string lower_nary(Ctx& c, bool mean) {
+  const Node& n = *c.node;
+  const uint8_t op = c.row->kernel;
   const TensorInfo& y = c.t(n.outputs.at(0));
   Pipeline pl(c);
   EwProgram e;
   e.oshape = y.shape;
   e.y = c.addr(n.outputs[0]);
-  std::string head;
-  if (unary_ops().count(op) || op == "LeakyRelu" || op == "Clip") {
-    e.a = c.addr(n.inputs.at(0));
-    if (op == "Gelu" && attr_s(n, "approximate", "none") != "none")
-      throw Unsupported{"Gelu approximate=tanh"};
-    if (op == "LeakyRelu") {
-      e.ops.push_back({V::kLeakyRelu, attr_f(n, "alpha", 0.01f), 0});
-    } else if (op == "Clip") {
-      float lo = attr_f(n, "min", -FLT_MAX), hi = attr_f(n, "max", FLT_MAX);
-      for (size_t i = 1; i < 3 && i < n.inputs.size(); ++i) {
-        if (n.inputs[i].empty()) continue;
-        auto v = scalar_const(c, n.inputs[i]);
-        if (!v) throw Unsupported{"Clip bound not a known constant"};
-        (i == 1 ? lo : hi) = *v;
-      }
-      e.ops.push_back({V::kClip, lo, hi});
-    } else {
-      e.ops.push_back({unary_ops().at(op), 0, 0});
+  std::vector<std::string> ins;
+  for (const auto& i : n.inputs)
+    if (!i.empty()) ins.push_back(i);
+  if (ins.empty()) c.fail("no inputs");
+  std::string head = n.op_type + " ";
+  if (ins.size() == 1) {
+    e.a = c.addr(ins[0]);
+    e.ops.push_back({V::kCopy, 0, 0});
+  } else if (ins.size() == 2) {
+    head = two_operands(c, e, op, ins[0], ins[1]);
+    if (mean) e.ops.push_back({V::kMulScalar, 0.5f, 0});
+  } else {  // n-ary Sum / Mean / Max / Min: every input must have the output shape
+    for (const auto& i : ins)
+      if (pad_to(c.t(i).shape, y.shape.size()) != y.shape) throw Unsupported{"n-ary op with broadcasting"};
+    e.a = c.addr(ins[0]);
+    e.bshape = y.shape;
+    for (size_t j = 1; j < ins.size(); ++j) {
+      e.b_addr.push_back(c.addr(ins[j]));
+      e.ops.push_back({op, 0, 0, static_cast<int>(j - 1)});
     }
-    head = op + " ";
-  } else if (binary_ops().count(op)) {
-    const uint8_t bop = binary_ops().at(op);
-    std::vector<std::string> ins;
-    for (const auto& i : n.inputs)
-      if (!i.empty()) ins.push_back(i);
-    if (ins.empty()) c.fail("no inputs");
-    const size_t r = y.shape.size();
-    if (ins.size() == 1) {
-      e.a = c.addr(ins[0]);
-      e.ops.push_back({V::kCopy, 0, 0});
-    } else if (ins.size() == 2) {
-      auto as = pad_to(c.t(ins[0]).shape, r), bs = pad_to(c.t(ins[1]).shape, r);
-      const bool afull = as == y.shape, bfull = bs == y.shape;
-      auto sa = scalar_const(c, ins[0]), sb = scalar_const(c, ins[1]);
-      if (afull && sb) {  // x op scalar constant
-        e.a = c.addr(ins[0]);
-        float v = *sb;
-        switch (bop) {
-          case V::kAdd: e.ops.push_back({V::kAddScalar, v, 0}); break;
-          case V::kSub: e.ops.push_back({V::kAddScalar, -v, 0}); break;
-          case V::kMul: e.ops.push_back({V::kMulScalar, v, 0}); break;
-          case V::kDiv: e.ops.push_back({V::kMulScalar, 1.0f / v, 0}); break;
-          case V::kPow: e.ops.push_back({V::kPowScalar, v, 0}); break;
-          case V::kMax: e.ops.push_back({V::kClip, v, FLT_MAX}); break;
-          case V::kMin: e.ops.push_back({V::kClip, -FLT_MAX, v}); break;
-        }
-        head = fmt::format("{} scalar {} ", op, v);
-      } else if (bfull && sa && bop != V::kPow) {  // scalar constant op x
-        e.a = c.addr(ins[1]);
-        float v = *sa;
-        switch (bop) {
-          case V::kAdd: e.ops.push_back({V::kAddScalar, v, 0}); break;
-          case V::kSub:
-            e.ops.push_back({V::kNeg, 0, 0});
-            e.ops.push_back({V::kAddScalar, v, 0});
-            break;
-          case V::kMul: e.ops.push_back({V::kMulScalar, v, 0}); break;
-          case V::kDiv:
-            e.ops.push_back({V::kRecip, 0, 0});
-            e.ops.push_back({V::kMulScalar, v, 0});
-            break;
-          case V::kMax: e.ops.push_back({V::kClip, v, FLT_MAX}); break;
-          case V::kMin: e.ops.push_back({V::kClip, -FLT_MAX, v}); break;
-        }
-        head = fmt::format("scalar {} {} ", v, op);
-      } else if (afull) {
-        e.a = c.addr(ins[0]);
-        e.b_addr = {c.addr(ins[1])};
-        e.bshape = bs;
-        e.ops.push_back({bop, 0, 0, 0});
-      } else if (bfull) {  // broadcast first operand: reorder
-        e.a = c.addr(ins[1]);
-        e.b_addr = {c.addr(ins[0])};
-        e.bshape = as;
-        if (bop == V::kSub) {  // a - b = -(b - a)
-          e.ops.push_back({V::kSub, 0, 0, 0});
-          e.ops.push_back({V::kNeg, 0, 0});
-        } else if (bop == V::kDiv) {  // a / b = (1/b) * a
-          e.ops.push_back({V::kRecip, 0, 0});
-          e.ops.push_back({V::kMul, 0, 0, 0});
-        } else if (bop == V::kPow) {
-          throw Unsupported{"Pow whose base is broadcast against the exponent"};
-        } else {
-          e.ops.push_back({bop, 0, 0, 0});
-        }
-      } else {
-        throw Unsupported{"both operands broadcast (neither has the output shape)"};
-      }
-      if (op == "Mean") e.ops.push_back({V::kMulScalar, 0.5f, 0});
-    } else {  // n-ary Sum / Mean / Max / Min: every input must have the output shape
-      for (const auto& i : ins)
-        if (pad_to(c.t(i).shape, r) != y.shape) throw Unsupported{"n-ary op with broadcasting"};
-      e.a = c.addr(ins[0]);
-      e.bshape = y.shape;
-      for (size_t j = 1; j < ins.size(); ++j) {
-        e.b_addr.push_back(c.addr(ins[j]));
-        e.ops.push_back({bop, 0, 0, static_cast<int>(j - 1)});
-      }
-      if (op == "Mean") e.ops.push_back({V::kMulScalar, 1.0f / ins.size(), 0});
-    }
-    if (head.empty()) head = op + " ";
-  } else {
-    throw Unsupported{"not an element-wise op"};
+    if (mean) e.ops.push_back({V::kMulScalar, 1.0f / ins.size(), 0});
   }
   std::string d = emit_elementwise(c, pl, e);
   pl.finish();
   return head + d;
 }
 
-std::string lower_batchnorm(Ctx& c) {
-  const Node& n = *c.node;
-  const TensorInfo& x = c.t(n.inputs.at(0));
-  if (x.shape.size() < 2) throw Unsupported{"BatchNormalization input of rank < 2"};
-  if (n.outputs.size() > 1)
-    for (size_t i = 1; i < n.outputs.size(); ++i)
-      if (!n.outputs[i].empty()) throw Unsupported{"BatchNormalization training outputs"};
-  const int64_t C = x.shape[1];
-  const float eps = attr_f(n, "epsilon", 1e-5f);
-  // Fold scale, B, mean, var into y = x * s + t, s = scale / sqrt(var + eps), t = B - mean * s.
-  std::vector<float> s(C), t(C);
-  bool known = true;
-  for (int64_t ch = 0; ch < C; ++ch) {
-    auto sc = const_value(c.t(n.inputs.at(1)), ch), b = const_value(c.t(n.inputs.at(2)), ch);
-    auto m = const_value(c.t(n.inputs.at(3)), ch), v = const_value(c.t(n.inputs.at(4)), ch);
-    if (!sc || !b || !m || !v) {
-      known = false;
-      break;
-    }
-    s[ch] = *sc / std::sqrt(*v + eps);
-    t[ch] = *b - *m * s[ch];
-  }
-  if (!known) throw Unsupported{"BatchNormalization parameters are not constants with known values"};
-  bool uniform = std::all_of(s.begin(), s.end(), [&](float q) { return q == s[0]; }) &&
-                 std::all_of(t.begin(), t.end(), [&](float q) { return q == t[0]; });
-  const uint64_t sa = c.plan.alloc_extra(C * 4, n.name + " folded scale");
-  const uint64_t ta = c.plan.alloc_extra(C * 4, n.name + " folded shift");
-  if (uniform) {  // all parameters splat: fill HBM directly
-    c.res.splat_fills.push_back({n.name + ".bn_scale", sa, uint64_t(C) * 4, s[0]});
-    c.res.splat_fills.push_back({n.name + ".bn_shift", ta, uint64_t(C) * 4, t[0]});
-  } else {
-    pcs::Segment ss, ts;
-    ss.address = sa;
-    ts.address = ta;
-    ss.bytes.resize(C * 4);
-    ts.bytes.resize(C * 4);
-    std::memcpy(ss.bytes.data(), s.data(), C * 4);
-    std::memcpy(ts.bytes.data(), t.data(), C * 4);
-    c.res.program.segments.push_back(std::move(ss));
-    c.res.program.segments.push_back(std::move(ts));
-  }
-  Pipeline pl(c);
-  EwProgram e;
-  e.oshape = x.shape;
-  e.a = c.addr(n.inputs[0]);
-  e.y = c.addr(n.outputs.at(0));
-  e.bshape.assign(x.shape.size(), 1);
-  e.bshape[1] = C;
-  e.b_addr = {sa, ta};
-  e.ops.push_back({V::kMul, 0, 0, 0});
-  e.ops.push_back({V::kAdd, 0, 0, 1});
-  std::string d = emit_elementwise(c, pl, e);
-  pl.finish();
-  return "folded scale/shift per channel; " + d;
+}  // namespace
+
+std::string lower_unary(Ctx& c) { return lower_one_input(c, {{c.row->kernel, 0, 0}}); }
+
+std::string lower_gelu(Ctx& c) {
+  if (attr_s(*c.node, "approximate", "none") != "none") throw Unsupported{"Gelu approximate=tanh"};
+  return lower_unary(c);
 }
+
+std::string lower_leaky_relu(Ctx& c) {
+  return lower_one_input(c, {{c.row->kernel, attr_f(*c.node, "alpha", 0.01f), 0}});
+}
+
+std::string lower_clip(Ctx& c) {
+  const Node& n = *c.node;
+  float lo = attr_f(n, "min", -FLT_MAX), hi = attr_f(n, "max", FLT_MAX);
+  for (size_t i = 1; i < 3 && i < n.inputs.size(); ++i) {
+    if (n.inputs[i].empty()) continue;
+    auto v = scalar_const(c, n.inputs[i]);
+    if (!v) throw Unsupported{"Clip bound not a known constant"};
+    (i == 1 ? lo : hi) = *v;
+  }
+  return lower_one_input(c, {{c.row->kernel, lo, hi}});
+}
+
+std::string lower_binary(Ctx& c) { return lower_nary(c, false); }
+
+std::string lower_mean(Ctx& c) { return lower_nary(c, true); }
 
 }  // namespace photon::lowering

@@ -65,49 +65,93 @@ std::string emit_rows(Ctx& c, uint8_t op, uint64_t x, uint64_t y, int64_t rows, 
   return fmt::format("rows {} x {}; {} rows per tile; steps {}", rows, inner, R, pl.steps());
 }
 
+/// One ping/pong half of the scratchpad, bytes.
+uint64_t half_bytes(const Ctx& c) { return c.spm_bytes / 2 / kSpmAlign * kSpmAlign; }
+
+/// Planes of `in_elems` input and `out_elems` output elements that fit one scratchpad half (input
+/// and output buffers, each aligned), 0 if not even one.
+int64_t planes_per_tile(const Ctx& c, int64_t in_elems, int64_t out_elems) {
+  const uint64_t half = half_bytes(c);
+  const uint64_t per = uint64_t(in_elems + out_elems) * 4;
+  if (per + 2 * kSpmAlign > half) return 0;
+  return static_cast<int64_t>((half - 2 * kSpmAlign) / per);
+}
+
+/// Streams `planes` planes of `in` elements (at xa) through one windowed vector command per tile
+/// of `cc` planes into planes of `out_elems` elements (at ya). `window` holds the op and its
+/// geometry; src0, dst and n are set per tile.
+void emit_planes(Ctx& c, Pipeline& p, uint64_t xa, uint64_t ya, int64_t planes, int64_t cc, int64_t in,
+                 int64_t out_elems, V window) {
+  const uint64_t half = half_bytes(c);
+  for (int64_t c0 = 0; c0 < planes; c0 += cc) {
+    const int64_t nc = std::min(cc, planes - c0);
+    const uint32_t slot = static_cast<uint32_t>((p.steps() % 2) * half);
+    const uint32_t out = slot + static_cast<uint32_t>(align_up(nc * in * 4, kSpmAlign));
+    Step st;
+    st.loads.push_back(dma1(xa + uint64_t(c0 * in) * 4, c.spm(slot), uint64_t(nc * in) * 4));
+    window.src0 = slot;
+    window.dst = out;
+    window.n = static_cast<uint32_t>(nc * in);
+    st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(window, c.tag));
+    st.stores.push_back(dma1(c.spm(out), ya + uint64_t(c0 * out_elems) * 4, uint64_t(nc * out_elems) * 4));
+    p.push(std::move(st));
+  }
+}
+
 }  // namespace
 
-std::string lower_rowop(Ctx& c) {
+std::string lower_softmax(Ctx& c) {
   const Node& n = *c.node;
   const TensorInfo& x = c.t(n.inputs.at(0));
   const size_t r = x.shape.size();
-  const int64_t E = x.numel();
-  const std::string& op = n.op_type;
   const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs.at(0));
-  if (op == "Softmax") {
-    int64_t axis = norm_axis(attr_i(n, "axis", c.g.opset >= 13 ? -1 : 1), r);
-    int64_t inner = 1;
-    for (size_t d = axis; d < r; ++d) inner *= x.shape[d];
-    if (c.g.opset >= 13) {  // softmax along one axis: contiguous only if every later axis is 1
-      for (size_t d = axis + 1; d < r; ++d)
-        if (x.shape[d] != 1) throw Unsupported{"Softmax over a non-last axis"};
-    }
-    return "softmax; " + emit_rows(c, V::kSoftmax, xa, ya, E / inner, inner, inner, 0, {});
+  int64_t axis = norm_axis(attr_i(n, "axis", c.g.opset >= 13 ? -1 : 1), r);
+  int64_t inner = 1;
+  for (size_t d = axis; d < r; ++d) inner *= x.shape[d];
+  if (c.g.opset >= 13) {  // softmax along one axis: contiguous only if every later axis is 1
+    for (size_t d = axis + 1; d < r; ++d)
+      if (x.shape[d] != 1) throw Unsupported{"Softmax over a non-last axis"};
   }
-  if (op == "LayerNormalization") {
-    int64_t axis = norm_axis(attr_i(n, "axis", -1), r);
-    int64_t inner = 1;
-    for (size_t d = axis; d < r; ++d) inner *= x.shape[d];
-    for (size_t i = 1; i < n.outputs.size(); ++i)
-      if (!n.outputs[i].empty()) throw Unsupported{"LayerNormalization mean/inv_std_dev outputs"};
-    const auto& gs = c.t(n.inputs.at(1));
-    if (gs.numel() != inner) throw Unsupported{"LayerNormalization scale not of the normalized size"};
-    uint64_t beta =
-        (n.inputs.size() > 2 && !n.inputs[2].empty()) ? c.addr(n.inputs[2]) : zeros_const(c, inner);
-    if (n.inputs.size() > 2 && !n.inputs[2].empty() && c.t(n.inputs[2]).numel() != inner)
-      throw Unsupported{"LayerNormalization bias not of the normalized size"};
-    return "layernorm; " + emit_rows(c, V::kLayerNorm, xa, ya, E / inner, inner, inner,
-                                     attr_f(n, "epsilon", 1e-5f), {c.addr(n.inputs[1]), beta});
-  }
-  if (op == "GlobalAveragePool" || op == "GlobalMaxPool") {
-    if (r < 3) throw Unsupported{"global pooling of rank < 3"};
-    int64_t inner = 1;
-    for (size_t d = 2; d < r; ++d) inner *= x.shape[d];
-    return "global pool as row reduction; " +
-           emit_rows(c, op == "GlobalAveragePool" ? V::kReduceMean : V::kReduceMax, xa, ya, E / inner, inner,
-                     1, 0, {});
-  }
-  // ReduceMean / ReduceSum / ReduceMax over trailing axes.
+  return "softmax; " + emit_rows(c, c.row->kernel, xa, ya, x.numel() / inner, inner, inner, 0, {});
+}
+
+std::string lower_layernorm(Ctx& c) {
+  const Node& n = *c.node;
+  const TensorInfo& x = c.t(n.inputs.at(0));
+  const size_t r = x.shape.size();
+  const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs.at(0));
+  int64_t axis = norm_axis(attr_i(n, "axis", -1), r);
+  int64_t inner = 1;
+  for (size_t d = axis; d < r; ++d) inner *= x.shape[d];
+  for (size_t i = 1; i < n.outputs.size(); ++i)
+    if (!n.outputs[i].empty()) throw Unsupported{"LayerNormalization mean/inv_std_dev outputs"};
+  const auto& gs = c.t(n.inputs.at(1));
+  if (gs.numel() != inner) throw Unsupported{"LayerNormalization scale not of the normalized size"};
+  const bool has_bias = n.inputs.size() > 2 && !n.inputs[2].empty();
+  uint64_t beta = has_bias ? c.addr(n.inputs[2]) : zeros_const(c, inner);
+  if (has_bias && c.t(n.inputs[2]).numel() != inner)
+    throw Unsupported{"LayerNormalization bias not of the normalized size"};
+  return "layernorm; " + emit_rows(c, c.row->kernel, xa, ya, x.numel() / inner, inner, inner,
+                                   attr_f(n, "epsilon", 1e-5f), {c.addr(n.inputs[1]), beta});
+}
+
+std::string lower_global_pool(Ctx& c) {
+  const Node& n = *c.node;
+  const TensorInfo& x = c.t(n.inputs.at(0));
+  const size_t r = x.shape.size();
+  const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs.at(0));
+  if (r < 3) throw Unsupported{"global pooling of rank < 3"};
+  int64_t inner = 1;
+  for (size_t d = 2; d < r; ++d) inner *= x.shape[d];
+  return "global pool as row reduction; " +
+         emit_rows(c, c.row->kernel, xa, ya, x.numel() / inner, inner, 1, 0, {});
+}
+
+std::string lower_reduce(Ctx& c) {  // over trailing axes
+  const Node& n = *c.node;
+  const TensorInfo& x = c.t(n.inputs.at(0));
+  const size_t r = x.shape.size();
+  const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs.at(0));
   std::vector<int64_t> axes = attr_is(n, "axes", {});
   if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
     const auto& at = c.t(n.inputs[1]);
@@ -126,8 +170,7 @@ std::string lower_rowop(Ctx& c) {
       throw Unsupported{"reduction over non-trailing axes"};
     inner *= x.shape[axes[i]];
   }
-  uint8_t vop = op == "ReduceMean" ? V::kReduceMean : op == "ReduceSum" ? V::kReduceSum : V::kReduceMax;
-  return "row reduction; " + emit_rows(c, vop, xa, ya, E / inner, inner, 1, 0, {});
+  return "row reduction; " + emit_rows(c, c.row->kernel, xa, ya, x.numel() / inner, inner, 1, 0, {});
 }
 
 std::string lower_pool(Ctx& c) {
@@ -139,7 +182,7 @@ std::string lower_pool(Ctx& c) {
     if (!n.outputs[i].empty()) throw Unsupported{"MaxPool indices output"};
   for (auto d : attr_is(n, "dilations", {1, 1}))
     if (d != 1) throw Unsupported{"pooling dilation > 1"};
-  const bool maxp = n.op_type == "MaxPool";
+  const bool maxp = c.row->kernel == V::kMaxPool;
   auto k = attr_is(n, "kernel_shape", {});
   if (k.size() != 2) c.fail("kernel_shape must have 2 entries");
   auto s = attr_is(n, "strides", {1, 1});
@@ -159,39 +202,24 @@ std::string lower_pool(Ctx& c) {
   if (k[0] > 255 || k[1] > 255 || s[0] > 255 || s[1] > 255 || pt > 255 || pl > 255 || H > 65535 || W > 65535)
     throw Unsupported{"pooling geometry beyond the vector unit's fields"};
   const int64_t planes = x.shape[0] * x.shape[1];
-  const uint64_t half = c.spm_bytes / 2 / kSpmAlign * kSpmAlign;
-  const uint64_t per = uint64_t(H * W + OH * OW) * 4;
-  if (per + 2 * kSpmAlign > half)
-    c.fail(fmt::format("one {}x{} plane does not fit one scratchpad tile ({} bytes)", H, W, half));
-  const int64_t cc = static_cast<int64_t>((half - 2 * kSpmAlign) / per);
+  const int64_t cc = planes_per_tile(c, H * W, OH * OW);
+  if (cc == 0)
+    c.fail(fmt::format("one {}x{} plane does not fit one scratchpad tile ({} bytes)", H, W, half_bytes(c)));
+  V v;
+  v.op = c.row->kernel;
+  v.h = static_cast<uint16_t>(H);
+  v.w = static_cast<uint16_t>(W);
+  v.oh = static_cast<uint16_t>(OH);
+  v.ow = static_cast<uint16_t>(OW);
+  v.kh = static_cast<uint8_t>(k[0]);
+  v.kw = static_cast<uint8_t>(k[1]);
+  v.sh = static_cast<uint8_t>(s[0]);
+  v.sw = static_cast<uint8_t>(s[1]);
+  v.pad_top = static_cast<uint8_t>(pt);
+  v.pad_left = static_cast<uint8_t>(pl);
+  v.count_include_pad = static_cast<uint8_t>(attr_i(n, "count_include_pad", 0));
   Pipeline p(c);
-  const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs[0]);
-  for (int64_t c0 = 0; c0 < planes; c0 += cc) {
-    const int64_t nc = std::min(cc, planes - c0);
-    const uint32_t slot = static_cast<uint32_t>((p.steps() % 2) * half);
-    const uint32_t out = slot + static_cast<uint32_t>(align_up(nc * H * W * 4, kSpmAlign));
-    Step st;
-    st.loads.push_back(dma1(xa + uint64_t(c0 * H * W) * 4, c.spm(slot), uint64_t(nc * H * W) * 4));
-    V v;
-    v.op = maxp ? V::kMaxPool : V::kAvgPool;
-    v.src0 = slot;
-    v.dst = out;
-    v.n = static_cast<uint32_t>(nc * H * W);
-    v.h = static_cast<uint16_t>(H);
-    v.w = static_cast<uint16_t>(W);
-    v.oh = static_cast<uint16_t>(OH);
-    v.ow = static_cast<uint16_t>(OW);
-    v.kh = static_cast<uint8_t>(k[0]);
-    v.kw = static_cast<uint8_t>(k[1]);
-    v.sh = static_cast<uint8_t>(s[0]);
-    v.sw = static_cast<uint8_t>(s[1]);
-    v.pad_top = static_cast<uint8_t>(pt);
-    v.pad_left = static_cast<uint8_t>(pl);
-    v.count_include_pad = static_cast<uint8_t>(attr_i(n, "count_include_pad", 0));
-    st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
-    st.stores.push_back(dma1(c.spm(out), ya + uint64_t(c0 * OH * OW) * 4, uint64_t(nc * OH * OW) * 4));
-    p.push(std::move(st));
-  }
+  emit_planes(c, p, c.addr(n.inputs[0]), c.addr(n.outputs[0]), planes, cc, H * W, OH * OW, v);
   p.finish();
   return fmt::format("{} {}x{} s{}x{} pad {},{}; planes {} of {}x{}; {} planes per tile; steps {}",
                      maxp ? "maxpool" : "avgpool", k[0], k[1], s[0], s[1], pt, pl, planes, H, W, cc,
@@ -297,35 +325,20 @@ std::string lower_pad(Ctx& c) {
   if (pt > 255 || pl > 255 || H > 65535 || W > 65535 || OH > 65535 || OW > 65535)
     throw Unsupported{"Pad geometry beyond the vector unit's fields"};
   const int64_t planes = x.numel() / (H * W);
-  const uint64_t half = c.spm_bytes / 2 / kSpmAlign * kSpmAlign;
-  const uint64_t per = uint64_t(H * W + OH * OW) * 4;
-  if (per + 2 * kSpmAlign > half) c.fail("one padded plane does not fit one scratchpad tile");
-  const int64_t cc = static_cast<int64_t>((half - 2 * kSpmAlign) / per);
+  const int64_t cc = planes_per_tile(c, H * W, OH * OW);
+  if (cc == 0) c.fail("one padded plane does not fit one scratchpad tile");
+  V v;
+  v.op = V::kIm2col;
+  v.h = static_cast<uint16_t>(H);
+  v.w = static_cast<uint16_t>(W);
+  v.oh = static_cast<uint16_t>(OH);
+  v.ow = static_cast<uint16_t>(OW);
+  v.kh = 1;
+  v.kw = 1;
+  v.pad_top = static_cast<uint8_t>(pt);
+  v.pad_left = static_cast<uint8_t>(pl);
   Pipeline p(c);
-  const uint64_t xa = c.addr(n.inputs[0]), ya = c.addr(n.outputs[0]);
-  for (int64_t c0 = 0; c0 < planes; c0 += cc) {
-    const int64_t nc = std::min(cc, planes - c0);
-    const uint32_t slot = static_cast<uint32_t>((p.steps() % 2) * half);
-    const uint32_t out = slot + static_cast<uint32_t>(align_up(nc * H * W * 4, kSpmAlign));
-    Step st;
-    st.loads.push_back(dma1(xa + uint64_t(c0 * H * W) * 4, c.spm(slot), uint64_t(nc * H * W) * 4));
-    V v;
-    v.op = V::kIm2col;
-    v.src0 = slot;
-    v.dst = out;
-    v.n = static_cast<uint32_t>(nc * H * W);
-    v.h = static_cast<uint16_t>(H);
-    v.w = static_cast<uint16_t>(W);
-    v.oh = static_cast<uint16_t>(OH);
-    v.ow = static_cast<uint16_t>(OW);
-    v.kh = 1;
-    v.kw = 1;
-    v.pad_top = static_cast<uint8_t>(pt);
-    v.pad_left = static_cast<uint8_t>(pl);
-    st.compute.emplace_back(pcs::Queue::Vector, pcs::make_vector(v, c.tag));
-    st.stores.push_back(dma1(c.spm(out), ya + uint64_t(c0 * OH * OW) * 4, uint64_t(nc * OH * OW) * 4));
-    p.push(std::move(st));
-  }
+  emit_planes(c, p, c.addr(n.inputs[0]), c.addr(n.outputs[0]), planes, cc, H * W, OH * OW, v);
   p.finish();
   return fmt::format("zero pad as 1x1 im2col; planes {}; {} per tile; steps {}", planes, cc, p.steps());
 }

@@ -13,6 +13,7 @@
 #include "workloads/graph/graph.h"
 #include "workloads/lowering/ai_lowering.h"
 #include "workloads/lowering/memory_plan.h"
+#include "workloads/lowering/onnx_ops.h"
 
 namespace photon::lowering {
 
@@ -44,6 +45,7 @@ struct Ctx {
   LoweringResult& res;
   HbmPlan& plan;
   const Node* node = nullptr;
+  const OnnxOpRow* row = nullptr;  ///< the node's row of the ONNX op table
   uint32_t tag = pcs::kNoTag;
   uint64_t spm_base = 0;   ///< data-NoC address of scratchpad offset 0
   uint64_t spm_bytes = 0;  ///< scratchpad capacity, bytes
@@ -94,32 +96,43 @@ class Pipeline {
   uint64_t steps_ = 0;
 };
 
-/// Tracks the weight tile programmed in the optical array so kReuseWeights is set only when the
-/// previous GEMM command programmed exactly the same single-array-tile B operand.
-struct WeightTracker {
-  bool valid = false;
-  uint32_t k = 0, n = 0, ldb = 0;
-  uint8_t tb = 0;
-  uint64_t generation = 0;  ///< HBM address of the B block last programmed
-};
-
 /// Checks node `n` before lowering; throws Error naming the problem (the caller adds the node):
-/// any input/output of DType::Other (string, complex, ...); for Conv, ConvTranspose, MaxPool,
-/// AveragePool, LpPool the attribute ranges of the ONNX operator definitions (strides, dilations,
-/// kernel_shape >= 1, pads >= 0, one entry per spatial axis, group >= 1 dividing C and, for Conv,
-/// M, with W's channels = C / group) and that the dilated kernel (k - 1) * d + 1 fits the padded
-/// input (explicit pads or VALID; SAME_* pads always fit). Other ops: only the type check.
+/// any input/output of DType::Other (string, complex, ...); for the sliding-window ops
+/// (is_window_op(): Conv, ConvTranspose, MaxPool, AveragePool, LpPool) the attribute ranges of the
+/// ONNX operator definitions (strides, dilations, kernel_shape >= 1, pads >= 0, one entry per
+/// spatial axis, group >= 1 dividing C and, for Conv, M, with W's channels = C / group) and that
+/// the dilated kernel (k - 1) * d + 1 fits the padded input (explicit pads or VALID; SAME_* pads
+/// always fit); then the op's own OnnxOpRow::validate, if any.
 void validate_node(const Node& n, const Graph& g);
+/// Reshape: the element counts of input and output agree (ONNX specification, "Reshape"), or the
+/// view would reach past the input tensor.
+void validate_reshape(const Node& n, const Graph& g);
 
-// Op-family entry points. Each emits the node's commands and returns the tiling detail string,
-// or throws Unsupported / Error.
+// View predicates of the ONNX op table (memory_plan.cpp): true when the node's output can share its
+// input's HBM address. The node has an input 0 and an output 0 (is_view_node() checks first).
+bool view_always(const Node& n, const Graph& g);
+/// Dropout: a view unless the graph reads its optional mask output.
+bool view_dropout(const Node& n, const Graph& g);
+/// Cast: a view from fp32 to fp32 only.
+bool view_cast(const Node& n, const Graph& g);
+
+// Op-family entry points, named by the ONNX op table. Each emits the node's commands and returns
+// the tiling detail string, or throws Unsupported / Error.
 std::string lower_conv(Ctx& c);
 std::string lower_gemm(Ctx& c);
 std::string lower_matmul(Ctx& c);
-std::string lower_elementwise(Ctx& c);  // unary, binary, n-ary Sum/Mean, Clip, LeakyRelu, Gelu
+std::string lower_unary(Ctx& c);       // y = row kernel (x)
+std::string lower_gelu(Ctx& c);        // Gelu approximate=none, then as lower_unary
+std::string lower_leaky_relu(Ctx& c);  // kLeakyRelu with alpha
+std::string lower_clip(Ctx& c);        // kClip with attribute or constant-input bounds
+std::string lower_binary(Ctx& c);      // binary and n-ary with broadcasting, row kernel
+std::string lower_mean(Ctx& c);        // as lower_binary, then scaled by 1 / inputs
 std::string lower_batchnorm(Ctx& c);
-std::string lower_rowop(Ctx& c);  // Softmax, LayerNormalization, Reduce*
-std::string lower_pool(Ctx& c);   // MaxPool, AveragePool, GlobalAveragePool
+std::string lower_softmax(Ctx& c);
+std::string lower_layernorm(Ctx& c);
+std::string lower_reduce(Ctx& c);       // ReduceSum/Mean/Max over trailing axes, row kernel
+std::string lower_global_pool(Ctx& c);  // GlobalAveragePool, GlobalMaxPool as row reductions
+std::string lower_pool(Ctx& c);         // MaxPool, AveragePool, row kernel
 std::string lower_lrn(Ctx& c);
 std::string lower_transpose(Ctx& c);
 std::string lower_concat(Ctx& c);

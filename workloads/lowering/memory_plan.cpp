@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "workloads/lowering/lowering_internal.h"
 
 namespace photon::lowering {
 
@@ -33,25 +34,26 @@ bool is_folded_node(const Node& n, const Graph& g) {
   return true;
 }
 
+bool view_always(const Node&, const Graph&) { return true; }
+
+bool view_dropout(const Node& n, const Graph& g) {
+  if (n.outputs.size() < 2 || n.outputs[1].empty()) return true;
+  for (const auto& m : g.nodes)
+    for (const auto& i : m.inputs)
+      if (i == n.outputs[1]) return false;
+  return true;
+}
+
+bool view_cast(const Node& n, const Graph& g) {
+  const TensorInfo* a = find_tensor(g, n.inputs[0]);
+  const TensorInfo* b = find_tensor(g, n.outputs[0]);
+  return a && b && a->dtype == DType::Float32 && b->dtype == DType::Float32;
+}
+
 bool is_view_node(const Node& n, const Graph& g) {
-  static const std::set<std::string> kViews = {"Reshape",   "Flatten",  "Squeeze",
-                                               "Unsqueeze", "Identity", "Dropout"};
   if (n.inputs.empty() || n.inputs[0].empty() || n.outputs.empty()) return false;
-  if (kViews.count(n.op_type)) {
-    // Dropout's optional mask output is not a view; a graph that reads it is not lowered as one.
-    if (n.op_type == "Dropout" && n.outputs.size() > 1 && !n.outputs[1].empty()) {
-      for (const auto& m : g.nodes)
-        for (const auto& i : m.inputs)
-          if (i == n.outputs[1]) return false;
-    }
-    return true;
-  }
-  if (n.op_type == "Cast") {
-    const TensorInfo* a = find_tensor(g, n.inputs[0]);
-    const TensorInfo* b = find_tensor(g, n.outputs[0]);
-    return a && b && a->dtype == DType::Float32 && b->dtype == DType::Float32;
-  }
-  return false;
+  const OnnxOpRow* row = onnx_op(n.op_type);
+  return row && row->view && row->view(n, g);
 }
 
 uint64_t HbmPlan::alloc_extra(uint64_t bytes, const std::string& what) {

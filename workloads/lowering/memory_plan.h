@@ -5,9 +5,9 @@
 //   then             graph inputs (live for the whole run)
 //   then             activations, first-fit over a free list: a tensor's block is freed after
 //                    the last node that reads it (or a view of it); graph outputs are never freed.
-// Free views (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout, float->float Cast) share
-// the address of their input. Outputs of a node are placed before its inputs are freed, so a node
-// never writes over data it still reads.
+// Free views (the ONNX op table's rows with a view predicate, onnx_ops.cpp: Reshape, Flatten,
+// Squeeze, Unsqueeze, Identity, Dropout, float->float Cast) share the address of their input. Outputs of a
+// node are placed before its inputs are freed, so a node never writes over data it still reads.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +26,8 @@ constexpr uint64_t kSpmAlign = 64;  ///< scratchpad buffer alignment, bytes (one
 /// Bytes of one element of `dt` (Float32/Int32: 4, Int64: 8, Float16: 2, Bool: 1).
 uint64_t dtype_bytes(DType dt);
 
-/// True for nodes that the lowering implements as a view: output shares the input's address.
+/// True for nodes that the lowering implements as a view: output shares the input's address
+/// (OnnxOpRow::view of the node's row).
 bool is_view_node(const Node& n, const Graph& g);
 
 /// True when every output of `n` is a constant (folded by the frontend): nothing to execute.

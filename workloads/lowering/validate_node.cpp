@@ -92,18 +92,18 @@ void validate_node(const Node& n, const Graph& g) {
                                 t.source_type.empty() ? "other (not a number type)" : t.source_type));
     }
   }
-  // A Reshape is a view of its input's bytes (memory_plan.cpp): the element counts must agree
-  // (ONNX specification, "Reshape"), or the view would reach past the input tensor.
-  if (n.op_type == "Reshape" && !n.inputs.empty() && !n.inputs[0].empty() && !n.outputs.empty()) {
-    const TensorInfo& x = g.tensor(n.inputs[0]);
-    const TensorInfo& y = g.tensor(n.outputs[0]);
-    if (x.numel() != y.numel())
-      throw Error(fmt::format("target shape {} of '{}' has {} elements, input '{}' {} has {}",
-                              list_str(y.shape), y.name, y.numel(), x.name, list_str(x.shape), x.numel()));
-  }
-  if (n.op_type == "Conv" || n.op_type == "ConvTranspose" || n.op_type == "MaxPool" ||
-      n.op_type == "AveragePool" || n.op_type == "LpPool")
-    validate_conv_pool(n, g);
+  if (is_window_op(n.op_type)) validate_conv_pool(n, g);
+  const OnnxOpRow* row = onnx_op(n.op_type);
+  if (row && row->validate) row->validate(n, g);
+}
+
+void validate_reshape(const Node& n, const Graph& g) {
+  if (n.inputs.empty() || n.inputs[0].empty() || n.outputs.empty()) return;
+  const TensorInfo& x = g.tensor(n.inputs[0]);
+  const TensorInfo& y = g.tensor(n.outputs[0]);
+  if (x.numel() != y.numel())
+    throw Error(fmt::format("target shape {} of '{}' has {} elements, input '{}' {} has {}",
+                            list_str(y.shape), y.name, y.numel(), x.name, list_str(x.shape), x.numel()));
 }
 
 }  // namespace photon::lowering

@@ -12,12 +12,17 @@
 
 #include "workloads/onnx/const_value.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 
-/// Op types fold_node() evaluates: Constant, ConstantOfShape, Identity, Shape, Size, Cast, Reshape,
-/// Flatten, Squeeze, Unsqueeze, Transpose, Expand, Slice, Gather, Concat, Range, Where, Add, Sub,
-/// Mul, Div, Pow, Equal, Less, Greater, Neg, Sqrt.
+/// Op types fold_node() evaluates (the rows of its table in const_fold.cpp): Constant,
+/// ConstantOfShape, Identity, Shape, Size, Cast, Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
+/// Expand, Slice, Gather, Concat, Range, Where, Add, Sub, Mul, Div, Pow, Equal, Less, Greater, Neg,
+/// Sqrt.
 bool is_foldable_op(const std::string& op_type);
+
+/// True for the foldable ops that read only the static shape of input 0, which need not be a
+/// constant (Shape, Size).
+bool folds_from_input_shape(const std::string& op_type);
 
 /// One input of a node being folded: `value` is null for an omitted optional input and for the
 /// non-constant input of Shape/Size, whose static `shape` is then given.
@@ -34,4 +39,4 @@ struct FoldInput {
 bool fold_node(const onnx::NodeProto& node, int64_t opset, const std::vector<FoldInput>& in,
                std::vector<ConstValue>* out);
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -4,7 +4,7 @@
 
 #include "workloads/onnx/tensor_io.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 
 bool ConstValue::is_int() const { return onnx_is_integer_type(elem_type); }
 
@@ -70,4 +70,4 @@ std::string shape_str(const std::vector<int64_t>& shape) {
   return s;
 }
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace photon {
+namespace photon::onnx_frontend {
 
 /// Largest element count a fold may materialise from splats (65536 elements, 256 KiB of fp32):
 /// enough for every shape/index computation in torch.onnx exports, far below any weight.
@@ -43,4 +43,4 @@ int64_t shape_numel(const std::vector<int64_t>& shape);
 /// "1x3x224x224" ("scalar" for rank 0).
 std::string shape_str(const std::vector<int64_t>& shape);
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -18,7 +18,7 @@
 #include "workloads/onnx/const_value.h"
 #include "workloads/onnx/tensor_io.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 namespace {
 
 using TP = onnx::TensorProto;
@@ -425,7 +425,7 @@ class Loader {
           if (c != consts_.end()) {
             fi.value = &c->second;
             fi.shape = &c->second.shape;
-          } else if (j == 0 && (op == "Shape" || op == "Size")) {
+          } else if (j == 0 && folds_from_input_shape(op)) {
             auto t = types_.find(name);
             if (t != types_.end() && t->second.is_static)
               fi.shape = &t->second.shape;
@@ -599,4 +599,4 @@ Graph load_onnx(const std::string& path, const std::map<std::string, std::vector
   return with_error_context(path, [&] { return Loader(path, shapes).run(); });
 }
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -9,7 +9,7 @@
 
 #include "workloads/graph/graph.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 
 /// Loads the ONNX model at `path` and returns its operator graph.
 ///
@@ -35,4 +35,4 @@ namespace photon {
 /// left without a static shape.
 Graph load_onnx(const std::string& path, const std::map<std::string, std::vector<int64_t>>& shapes = {});
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -12,7 +12,7 @@
 
 #include "base/error.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 namespace {
 
 using TP = onnx::TensorProto;
@@ -284,4 +284,4 @@ void write_tensor_pb(const std::string& path, const TensorInfo& t) {
   });
 }
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -11,7 +11,7 @@
 
 #include "workloads/graph/graph.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 
 /// True for the ONNX element types held as integers (INT8..INT64, UINT8..UINT64, BOOL).
 bool onnx_is_integer_type(int32_t elem_type);
@@ -45,4 +45,4 @@ TensorInfo read_tensor_pb(const std::string& path);
 /// `path`, so a reader never sees a partial file. Errors name the file.
 void write_tensor_pb(const std::string& path, const TensorInfo& t);
 
-}  // namespace photon
+}  // namespace photon::onnx_frontend

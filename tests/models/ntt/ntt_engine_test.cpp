@@ -172,7 +172,9 @@ TEST(NttEngine, CycleFormulasPerInternalEngine) {
   n.limbs = 36;
   n.out_limbs = 12;
   n.op = pcs::Ntt::kForward;
-  EXPECT_EQ(NttEngine::busy_cycles(n, c), 36ull * 32768 * 16 / 1024 + 20 + 272);
+  // T = 2^16 / 2048 = 32 rows per stage; two interleaved limbs cover T/2 + 20 = 36 < 64: the
+  // stream rate, plus the fill D + 3 and the transposes.
+  EXPECT_EQ(NttEngine::busy_cycles(n, c), 36ull * 32768 * 16 / 1024 + 20 + 3 + 272);
   n.op = pcs::Ntt::kBConv;
   EXPECT_EQ(NttEngine::busy_cycles(n, c), 36ull * 12 * 65536 / 1024 + 24);
   n.op = pcs::Ntt::kMulAccMod;
@@ -182,6 +184,29 @@ TEST(NttEngine, CycleFormulasPerInternalEngine) {
   c.spm_words_per_cycle = 64;  // MulAcc moves 4 words per element
   n.op = pcs::Ntt::kMulAccMod;
   EXPECT_EQ(NttEngine::busy_cycles(n, c), 4ull * 36 * 65536 / 64 + 4);
+}
+
+// The stage-dependency formula of models/ntt/README.md at points where stages wait.
+TEST(NttEngine, NttCyclesWaitForThePreviousStageAtSmallN) {
+  NttConfig c;  // 64 lanes, pipeline_depth 20, limb_interleave 2
+  pcs::Ntt n;
+  n.op = pcs::Ntt::kInverse;
+  n.log_n = 10;  // T = 8 rows, T/2 + D = 24
+  n.limbs = 2;   // one pair: 10 x 16 rows + 9 x (24 - 16) gap cycles + 23
+  EXPECT_EQ(NttEngine::busy_cycles(n, c), 160u + 72 + 23);
+  n.limbs = 1;  // 10 x 8 + 9 x (24 - 8)
+  EXPECT_EQ(NttEngine::busy_cycles(n, c), 80u + 144 + 23);
+  n.limbs = 3;  // a pair and a single limb
+  EXPECT_EQ(NttEngine::busy_cycles(n, c), 232u + 224 + 23);
+  c.limb_interleave = 1;
+  n.limbs = 2;
+  EXPECT_EQ(NttEngine::busy_cycles(n, c), 2u * 224 + 23);
+  c.limb_interleave = 4;  // 4 T = 32 >= 24: no gap
+  n.limbs = 4;
+  EXPECT_EQ(NttEngine::busy_cycles(n, c), 4u * 10 * 8 + 23);
+  n.log_n = 4;  // N/2 = 8 butterflies < 64 lanes: one row per stage, T/2 = 0
+  n.limbs = 1;
+  EXPECT_EQ(NttEngine::busy_cycles(n, c), 4u + 3 * 19 + 23);
 }
 
 TEST(NttEngine, IndependentCommandsOverlapDependentOnesWait) {

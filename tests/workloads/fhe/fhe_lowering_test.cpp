@@ -2,6 +2,7 @@
 // against the closed forms of count_fhe_op() (fhe_closed_form.h, the oracle); key traffic and the
 // key LRU; semaphores; errors.
 #include "workloads/fhe/fhe_lowering.h"
+#include "tests/support/queue_semantics.h"
 
 #include <cstring>
 #include <map>
@@ -233,6 +234,10 @@ TEST(FheLowering, SemaphoresBalanceAndEveryCommandIsValidForTheEngine) {
   }
   EXPECT_EQ(signals, waits);
   EXPECT_EQ(out.commands.back().opcode, pcs::Opcode::End);
+  // Balanced is not enough: the queues must also get through every Fence and the End.
+  const photon_test::QueueRunResult run = photon_test::run_queue_semantics(out);
+  EXPECT_EQ(run.blocked_at, -1);
+  for (const auto& [sem, v] : run.sems) EXPECT_EQ(v, 0) << "semaphore " << sem;
   // Functional run of every NTT command on a real scratchpad holding the moduli tables:
   // bounds, alignment and NTT-friendly moduli are all checked by the engine.
   std::vector<uint64_t> spm(cfg.scratchpad.size_kib * 1024 / 8, 0);

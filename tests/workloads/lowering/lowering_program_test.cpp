@@ -7,7 +7,8 @@
 
 #include "base/error.h"
 #include "lowering_harness.h"
-#include "workloads/lowering/gemm_timing.h"
+#include "models/optical_gemm/optical_gemm_timing.h"
+#include "tests/support/gemm_timing_oracle.h"
 #include "workloads/lowering/memory_plan.h"
 
 namespace photon::testing {
@@ -123,29 +124,35 @@ TEST(LoweringProgram, MidSizeConvTilingDetailAndCommandCount) {
   EXPECT_LT(max_sem, cfg.cpu.semaphores);
   // Engine time: 36 weight tiles (18 column x 2 row tiles) per command, each programmed (10 ns),
   // converted (1 ns), pipelined (4 cycles at 1 GHz) and streamed ceil(m / 8) symbols at 5 GHz.
-  const double t = lowering::gemm_layer_formula_ns(r.program, 0, cfg.optical_gemm);
+  const double t = photon_test::gemm_layer_formula_ns(r.program, 0, cfg.optical_gemm);
   EXPECT_NEAR(t, gemms * 36 * (10.0 + 1.0 + 4.0) + 36 * stream_ns, 1e-6);
 }
 
+// The oracle (tests/support/gemm_timing_oracle.h) and the engine's model (optical_gemm_cost)
+// against hand-computed closed forms.
 TEST(LoweringProgram, GemmFormulaClosedForm) {
   PlatformConfig cfg;  // 32 x 32, 8 wavelengths, 5 GHz, 1 ns conversion, 4 cycles at 1 GHz, 10 ns program
   pcs::Gemm g;
+  auto expect_ns = [&](double want) {
+    EXPECT_NEAR(photon_test::gemm_command_ns(g, cfg.optical_gemm), want, 1e-9);
+    EXPECT_NEAR(optical_gemm_cost(cfg.optical_gemm, g).total_ns, want, 1e-9);
+  };
   g.m = 64;
   g.n = 32;
   g.k = 32;
-  // 10 + ceil(64/8)/5 + 1 + 4 = 16.6 ns
-  EXPECT_NEAR(lowering::gemm_command_ns(g, cfg.optical_gemm), 16.6, 1e-9);
+  expect_ns(16.6);  // 10 + ceil(64/8)/5 + 1 + 4 = 16.6 ns
   g.flags = pcs::Gemm::kReuseWeights;
-  EXPECT_NEAR(lowering::gemm_command_ns(g, cfg.optical_gemm), 6.6, 1e-9);
+  expect_ns(6.6);
   g.flags = 0;
   g.n = 40;  // 2 weight tiles, each programmed and streamed
   g.k = 70;  // 3 column tiles
-  EXPECT_NEAR(lowering::gemm_command_ns(g, cfg.optical_gemm), 6 * 16.6, 1e-9);
+  expect_ns(6 * 16.6);
   g.flags = pcs::Gemm::kReuseWeights;  // first of the 6 tiles already in the array
-  EXPECT_NEAR(lowering::gemm_command_ns(g, cfg.optical_gemm), 6 * 16.6 - 10.0, 1e-9);
-  EXPECT_EQ(lowering::gemm_weight_programs(g, cfg.optical_gemm), 5u);
+  expect_ns(6 * 16.6 - 10.0);
+  EXPECT_EQ(photon_test::gemm_weight_programs(g, cfg.optical_gemm), 5u);
+  EXPECT_EQ(optical_gemm_cost(cfg.optical_gemm, g).programs, 5u);
   cfg.optical_gemm.weight_mode = WeightMode::Streamed;
-  EXPECT_NEAR(lowering::gemm_command_ns(g, cfg.optical_gemm), 6 * 6.6, 1e-9);
+  expect_ns(6 * 6.6);
 }
 
 TEST(LoweringProgram, RowThatCannotFitOneTileIsAnErrorNamingTheNode) {

@@ -1,5 +1,7 @@
 #include "ref_interpreter.h"
 
+#include "tests/support/queue_semantics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -261,45 +263,17 @@ void RefMachine::run_in_order(const pcs::Program& p) {
   }
 }
 
-static int queue_of(const pcs::Command& c) {
-  switch (c.opcode) {
-    case pcs::Opcode::Signal:
-    case pcs::Opcode::Wait: return static_cast<int>(std::get<pcs::Sync>(c.body).queue);
-    case pcs::Opcode::DmaCopy: return static_cast<int>(pcs::Queue::Dma);
-    case pcs::Opcode::Gemm: return static_cast<int>(pcs::Queue::Gemm);
-    case pcs::Opcode::Ntt: return static_cast<int>(pcs::Queue::Ntt);
-    case pcs::Opcode::Vector: return static_cast<int>(pcs::Queue::Vector);
-    default: return -1;
-  }
-}
-
 void RefMachine::run_interleaved(const pcs::Program& p, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  size_t pos = 0;
-  while (pos < p.commands.size()) {
-    // Segment up to the next Fence/End: queues run concurrently inside it.
-    size_t end = pos;
-    while (end < p.commands.size() && queue_of(p.commands[end]) >= 0) ++end;
-    std::deque<size_t> q[pcs::kQueueCount];
-    for (size_t i = pos; i < end; ++i) q[queue_of(p.commands[i])].push_back(i);
-    for (;;) {
-      std::vector<int> ready;
-      bool left = false;
-      for (int k = 0; k < pcs::kQueueCount; ++k) {
-        if (q[k].empty()) continue;
-        left = true;
-        const auto& c = p.commands[q[k].front()];
-        if (c.opcode == pcs::Opcode::Wait && sem_.at(std::get<pcs::Sync>(c.body).sem) <= 0) continue;
-        ready.push_back(k);
-      }
-      if (!left) break;
-      if (ready.empty()) throw std::runtime_error("deadlock: every queue blocked on a Wait");
-      int k = ready[rng() % ready.size()];
-      exec(p.commands[q[k].front()]);
-      q[k].pop_front();
-    }
-    pos = end + 1;
-  }
+  for (const auto& c : p.commands)
+    if (const auto* s = std::get_if<pcs::Sync>(&c.body))
+      if (s->sem >= sem_.size())
+        throw std::runtime_error("semaphore id " + std::to_string(s->sem) + " out of range");
+  const photon_test::QueueRunResult r = photon_test::run_queue_semantics(
+      p, [&](size_t i) { exec(p.commands[i]); },
+      [&](const std::vector<int>& ready) { return size_t(rng() % ready.size()); });
+  if (r.blocked_at >= 0) throw std::runtime_error("deadlock: every queue blocked on a Wait");
+  for (const auto& [sem, v] : r.sems) sem_.at(sem) = v;
   for (size_t s = 0; s < sem_.size(); ++s)
     if (sem_[s] != 0) throw std::runtime_error("semaphore " + std::to_string(s) + " not 0 at the end");
 }

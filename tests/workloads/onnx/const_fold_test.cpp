@@ -8,7 +8,7 @@
 #include "tests/workloads/onnx/model_builder.h"
 #include "workloads/onnx/const_fold.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 namespace {
 
 using namespace photon::test;
@@ -217,4 +217,4 @@ TEST(ConstFold, LargeSplatsAreNeverMaterialised) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -9,7 +9,7 @@
 #include "tests/workloads/onnx/model_builder.h"
 #include "workloads/onnx/onnx_loader.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 namespace {
 
 using namespace photon::test;
@@ -367,4 +367,4 @@ TEST(OnnxErrors, NodesAreTopologicallySorted) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -15,7 +15,7 @@
 #include "base/error.h"
 #include "workloads/onnx/onnx_loader.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 namespace {
 
 namespace fs = std::filesystem;
@@ -320,4 +320,4 @@ TEST(OnnxLoader, Lenet5InitializerData) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::onnx_frontend

@@ -11,7 +11,7 @@
 #include "tests/workloads/onnx/model_builder.h"
 #include "workloads/onnx/tensor_io.h"
 
-namespace photon {
+namespace photon::onnx_frontend {
 namespace {
 
 using namespace photon::test;
@@ -168,4 +168,4 @@ TEST(TensorIo, DecodesTypedFieldsAndRawData) {
 }
 
 }  // namespace
-}  // namespace photon
+}  // namespace photon::onnx_frontend
