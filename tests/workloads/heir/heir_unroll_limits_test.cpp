@@ -48,7 +48,7 @@ func.func @f(%x: !ct) -> !ct {
   %y = ckks.negate %x : !ct
   return %y : !ct
 })");
-  EXPECT_NE(e.find("t.mlir:9:3: loop 'scf.for %i': 18446744073709551614 iterations (at most 4194304 are "
+  EXPECT_NE(e.find("t.mlir:10:3: loop 'scf.for %i': 18446744073709551614 iterations (at most 4194304 are "
                    "unrolled)"),
             std::string::npos)
       << e;
@@ -87,7 +87,7 @@ func.func @f(%x: !ct) -> !ct {
   %y = ckks.negate %x : !ct
   return %y : !ct
 })");
-  EXPECT_NE(e.find("t.mlir:10:5: more than 4194304 operations and loop trips executed while unrolling loops "
+  EXPECT_NE(e.find("t.mlir:11:5: more than 4194304 operations and loop trips executed while unrolling loops "
                    "and inlining calls"),
             std::string::npos)
       << e;
