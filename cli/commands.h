@@ -12,5 +12,7 @@ void add_asm_commands(CLI::App& app, int& status);
 void add_hbm_command(CLI::App& app, int& status);
 void add_fhe_command(CLI::App& app, int& status);
 void add_config_command(CLI::App& app, int& status);
+void add_sweep_command(CLI::App& app, int& status);
+void add_plot_command(CLI::App& app, int& status);
 
 }  // namespace photon::cli

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/input_file.h"
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -70,6 +71,7 @@ void add_asm_commands(CLI::App& app, int& status) {
   as->callback([a, &status] {
     a->config.load();  // validates --config/--set like every subcommand
     check_output_path(a->out);
+    with_error_context(a->in, [&] { check_regular_file(a->in); });
     pcs::Program p = pcs::assemble_file(a->in);
     pcs::write_program(p, a->out);
     status = 0;
@@ -83,6 +85,7 @@ void add_asm_commands(CLI::App& app, int& status) {
   ds->callback([d, &status] {
     d->config.load();
     if (!d->out.empty()) check_output_path(d->out);
+    with_error_context(d->in, [&] { check_regular_file(d->in); });
     std::string text = pcs::disassemble(pcs::read_program(d->in));
     if (d->out.empty())
       std::fwrite(text.data(), 1, text.size(), stdout);

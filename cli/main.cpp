@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   photon::cli::add_hbm_command(app, status);
   photon::cli::add_fhe_command(app, status);
   photon::cli::add_config_command(app, status);
+  photon::cli::add_sweep_command(app, status);
+  photon::cli::add_plot_command(app, status);
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == argv[1];

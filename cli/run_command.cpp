@@ -9,7 +9,6 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "soc/platform.h"
-#include "workloads/driver/fhe_summary.h"
 #include "workloads/driver/ideal_reference.h"
 #include "workloads/driver/run_report.h"
 #include "workloads/driver/tensor_files.h"
@@ -24,18 +23,8 @@ struct RunOptions {
   std::string workload, report, trace, mode, dump_dir;
   std::vector<std::string> inputs, shapes;
   bool quiet = false;
+  int gdb_port = -1;  ///< --gdb: serve GDB's remote protocol on this port (0: any free port)
 };
-
-const char* status_name(RunOutcome::Status s) {
-  switch (s) {
-    case RunOutcome::Status::Done: return "ok";
-    case RunOutcome::Status::UnitError: return "unit_error";
-    case RunOutcome::Status::FirmwareError: return "firmware_error";
-    case RunOutcome::Status::Deadlock: return "deadlock";
-    case RunOutcome::Status::Timeout: return "timeout";
-  }
-  return "error";
-}
 
 /// Checks, before any simulation, that `dir` is a directory or can be created as one: it and each
 /// existing ancestor must be a directory. Throws Error naming --dump-outputs and the offending path.
@@ -112,7 +101,12 @@ std::vector<DumpedOutput> dump_files(const RunOptions& o, const CompiledWorkload
 
 /// Simulates with a progress line on a terminal.
 RunOutcome simulate(Platform& platform, const RunOptions& o, const CompiledWorkload& w) {
-  Progress progress(o.quiet);
+  if (o.gdb_port >= 0) {
+    const int port = platform.serve_gdb(o.gdb_port);
+    std::fprintf(stderr, "photon: waiting for GDB on 127.0.0.1:%d (target remote :%d)\n", port, port);
+    std::fflush(stderr);
+  }
+  Progress progress(o.quiet || o.gdb_port >= 0);
   const double n_cmds = double(w.program.commands.size());
   std::function<void(double)> on_progress;
   if (progress.enabled())
@@ -215,20 +209,8 @@ int run(const RunOptions& o) {
   }
   const RunOutcome out = simulate(platform, o, w);
 
-  RunReport report;
-  report.platform = platform.report(out);
-  report.status = status_name(out.status);
-  if (out.status != RunOutcome::Status::Done) report.error = out.message;
-  report.photon_version = "0.1.0";
-  report.workload = o.workload;
-  report.info = w.info;
+  RunReport report = make_run_report(platform, out, w, cfg, o.workload, wall_seconds() - t0);
   for (const auto& note : input_notes) report.info.functional_notes.push_back(note);
-  report.mode = sim_mode_table().name(cfg.sim.mode);
-  report.simulated_time_ns = out.simulated_time_ns;
-  report.wall_time_s = wall_seconds() - t0;
-  report.config = config_json(cfg);
-  report.unsupported = w.unsupported;
-  if (w.frontend == "heir") report.fhe = fhe_summary(report.platform.ops);
   if (out.status == RunOutcome::Status::Done && !o.dump_dir.empty())
     dump_outputs(o, w, platform, files, report);
   if (compare_ideal && out.status == RunOutcome::Status::Done) {
@@ -270,6 +252,10 @@ void add_run_command(CLI::App& app, int& status) {
   sub->add_option("--dump-outputs", opts->dump_dir, "write each output tensor as DIR/NAME.pb");
   sub->add_option("--shape", opts->shapes, "NAME=1x3x224x224: static shape of a symbolic input");
   sub->add_flag("--quiet,-q", opts->quiet, "no progress line and no summary");
+  sub->add_option("--gdb", opts->gdb_port,
+                  "PORT: the rv32 firmware CPU serves GDB's remote protocol on 127.0.0.1:PORT (0: any "
+                  "free port) and stops before the first instruction")
+      ->check(CLI::Range(0, 65535));
   sub->callback([opts, &status] { status = run(*opts); });
 }
 

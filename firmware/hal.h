@@ -1,6 +1,7 @@
 /* Photon firmware hardware-abstraction layer: the only way the firmware touches the platform.
- * Portable C: the virtual platform implements these as TLM transactions from the firmware CPU
- * model (soc/firmware_cpu.cpp); a real core implements them as volatile MMIO and a WFI loop. */
+ * Portable C: the native firmware CPU model implements these as TLM transactions
+ * (soc/firmware_cpu.cpp); the rv32 build implements them as volatile MMIO and a wfi loop
+ * (firmware/rv32/hal_rv32.h). */
 #ifndef PHOTON_HAL_H
 #define PHOTON_HAL_H
 
@@ -10,6 +11,14 @@
 extern "C" {
 #endif
 
+/* Accounts firmware computation between register accesses. */
+enum hal_work { HAL_WORK_DISPATCH = 0, HAL_WORK_IRQ = 1 };
+
+#ifdef PHOTON_HAL_IMPL
+/* A target whose HAL is inline code defines the functions below in the header this names
+ * (the rv32 build: firmware/rv32/hal_rv32.h). */
+#include PHOTON_HAL_IMPL
+#else
 /* 32-bit register read/write at a control-bus address (PHOTON_<BLOCK>_BASE + offset). */
 uint32_t hal_read32(uint32_t addr);
 void hal_write32(uint32_t addr, uint32_t value);
@@ -17,9 +26,8 @@ void hal_write32(uint32_t addr, uint32_t value);
 void hal_read_mem(uint64_t addr, void* dst, uint32_t bytes);
 /* Sleeps until an enabled interrupt is pending (returns at once if one already is). */
 void hal_wait_irq(void);
-/* Accounts firmware computation between register accesses. */
-enum hal_work { HAL_WORK_DISPATCH = 0, HAL_WORK_IRQ = 1 };
 void hal_work(enum hal_work kind);
+#endif
 
 #ifdef __cplusplus
 }

@@ -8,9 +8,12 @@ PKGS=(
   libyaml-cpp-dev libboost-dev libgtest-dev libgmock-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
+  libsqlite3-dev sqlite3 libssl-dev
+  slurm-wlm
   python3 python3-onnx python3-numpy
   python3-torch python3-torchvision libtorch-dev libopenblas0-pthread
   python3-sklearn python3-matplotlib
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf gdb-multiarch libelf-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -15,13 +15,14 @@
 #include <systemc>
 #include <tlm>
 
+#include "platform/cpu_model.h"
 #include "platform/irq_controller.h"
 #include "platform/report/trace.h"
 #include "soc/platform_config.h"
 
 namespace photon {
 
-class FirmwareCpu : public sc_core::sc_module {
+class FirmwareCpu : public sc_core::sc_module, public CpuModel {
  public:
   tlm_utils::simple_initiator_socket<FirmwareCpu> ctrl;
   tlm_utils::simple_initiator_socket<FirmwareCpu> data;
@@ -30,14 +31,17 @@ class FirmwareCpu : public sc_core::sc_module {
   FirmwareCpu(sc_core::sc_module_name name, const CpuConfig& cfg, double quantum_ns, IrqController& irq,
               TraceRecorder* trace);
 
-  bool finished() const { return finished_; }
-  unsigned final_state() const { return final_state_; }
+  tlm::tlm_initiator_socket<>& ctrl_socket() override { return ctrl; }
+  tlm::tlm_initiator_socket<>& data_socket() override { return data; }
+  bool finished() const override { return finished_; }
+  unsigned final_state() const override { return final_state_; }
   /// Time the firmware returned from photon_fw_main.
-  sc_core::sc_time finish_time() const { return finish_time_; }
-  uint64_t mmio_accesses() const { return mmio_; }
+  sc_core::sc_time finish_time() const override { return finish_time_; }
+  uint64_t mmio_accesses() const override { return mmio_; }
   uint64_t bus_errors() const { return bus_errors_; }
-  const std::vector<std::string>& bus_error_log() const { return bus_error_log_; }
-  double busy_ns() const { return busy_ns_; }
+  const std::vector<std::string>& bus_error_log() const override { return bus_error_log_; }
+  double busy_ns() const override { return busy_ns_; }
+  nlohmann::json report() const override { return {{"model", "native"}}; }
 
   // HAL back ends (called from the C HAL on the firmware thread).
   uint32_t read32(uint32_t addr);

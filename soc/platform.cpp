@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "models/hbm/hbm.h"
+#include "models/rv32/rv32_cpu.h"
 #include "models/scratchpad/scratchpad.h"
 #include "platform/control_bus.h"
 #include "platform/irq_controller.h"
@@ -18,6 +19,7 @@
 #include "platform/report/op_work.h"
 #include "platform/semaphores.h"
 #include "soc/firmware_cpu.h"
+#include "soc/unit_area.h"
 
 #include "photon_regs.h"
 
@@ -68,10 +70,16 @@ Platform::Platform(const PlatformConfig& cfg) : cfg_(cfg) {
     bus_->attach(&units_.back()->regs());
     if (auto* s = units_.back()->data_initiator()) s->bind(noc_->in);
   }
-  cpu_ = std::make_unique<FirmwareCpu>("fw_cpu", cfg_.cpu, cfg_.sim.quantum_ns, *irq_, &trace_);
+  if (cfg_.cpu.model == CpuModelKind::Rv32) {
+    const Rv32CpuSetup setup{cfg_.cpu.clock_ghz, cfg_.sim.quantum_ns, cfg_.cpu.watchdog_us,
+                             cfg_.cpu.firmware.empty() ? PHOTON_DEFAULT_FIRMWARE_ELF : cfg_.cpu.firmware};
+    cpu_ = std::make_unique<Rv32Cpu>("fw_cpu", cfg_.cpu.rv32, setup, *irq_);
+  } else {
+    cpu_ = std::make_unique<FirmwareCpu>("fw_cpu", cfg_.cpu, cfg_.sim.quantum_ns, *irq_, &trace_);
+  }
 
-  cpu_->ctrl.bind(bus_->ctrl);
-  cpu_->data.bind(noc_->in);
+  cpu_->ctrl_socket().bind(bus_->ctrl);
+  cpu_->data_socket().bind(noc_->in);
   noc_->map_target("hbm", cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
   noc_->out.bind(hbm_->mem);
   noc_->map_target("scratchpad", cfg_.noc.scratchpad_base, cfg_.scratchpad.size_bytes());
@@ -79,6 +87,12 @@ Platform::Platform(const PlatformConfig& cfg) : cfg_(cfg) {
 }
 
 Platform::~Platform() = default;
+
+int Platform::serve_gdb(int port) {
+  auto* rv = dynamic_cast<Rv32Cpu*>(cpu_.get());
+  if (!rv) throw Error("--gdb needs the rv32 firmware CPU: add --set cpu.model=rv32");
+  return rv->serve_gdb(port);
+}
 
 std::vector<std::string> Platform::trace_tracks() const {
   std::vector<std::string> tracks;
@@ -160,6 +174,15 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   sys.set(regs::SYS::RING_HEAD, 0);
   sys.set(regs::SYS::RING_TAIL, uint32_t(n));
   irq_->raise(PHOTON_IRQ_PENDING_DOORBELL_SHIFT);  // the host rings the doorbell at time 0
+  // Ring entries by kind, so that the firmware CPU can attribute its cost per command kind.
+  static const std::vector<std::string> kind_names = {"end", "fence", "signal", "wait",
+                                                      "dma", "gemm",  "ntt",    "vector"};
+  std::vector<uint8_t> kinds(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    const pcs::Opcode op = program.commands[i].opcode;
+    kinds[i] = uint8_t(op <= pcs::Opcode::Wait ? unsigned(op) : 3 + (unsigned(op) >> 4));
+  }
+  cpu_->set_command_ring(ring, pcs::kCommandBytes, std::move(kinds), kind_names);
 }
 
 RunOutcome Platform::run(const std::function<void(double)>& progress, double max_ns, double slice_ns) {
@@ -194,6 +217,12 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   }
   RunOutcome out;
   out.simulated_time_ns = ns_of(cpu_->finished() ? cpu_->finish_time() : sc_core::sc_time_stamp());
+  if (cpu_->finished() && cpu_->fault().kind != CpuFault::Kind::None) {
+    out.status = cpu_->fault().kind == CpuFault::Kind::Watchdog ? RunOutcome::Status::Watchdog
+                                                                : RunOutcome::Status::FirmwareFault;
+    out.message = cpu_->fault().message;
+    return out;
+  }
   if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) return out;
   const uint32_t status = sys_->regs.get(regs::SYS::STATUS);
   const uint32_t code = regs::SYS::STATUS_CODE.get(status);
@@ -235,6 +264,7 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     if (!q->blocked_on().empty()) blocked += (blocked.empty() ? "" : "; ") + q->blocked_on();
   out.message = "deadlock: no unit can make progress" +
                 (blocked.empty() ? std::string() : ": " + blocked + " is never signalled");
+  if (!cpu_->where().empty()) out.message += " (firmware at " + cpu_->where() + ")";
   return out;
 }
 
@@ -271,8 +301,10 @@ PlatformReport Platform::report(const RunOutcome& outcome) const {
   for (const auto& e : cpu_->bus_error_log()) r.firmware.errors.push_back(e);
   if (noc_->decode_errors()) r.firmware.errors.push_back(noc_->last_error());
   const std::vector<OpWork> work = count_op_work(program_, cfg_.noc.hbm_base, cfg_.hbm.capacity_bytes());
+  r.firmware.cpu = cpu_->report();
   r.ops = op_rows(program_, trace_.events(), work);
   for (const auto& w : work) r.work_total += w;
+  r.area = unit_areas(cfg_);
   return r;
 }
 

@@ -35,7 +35,7 @@ class ControlBus;
 class DataRouter;
 class IrqController;
 class Semaphores;
-class FirmwareCpu;
+class CpuModel;
 class SysRegs;
 
 /// HBM bytes to fill with one fp32 value before the run (splat weights, e.g. ConstantOfShape).
@@ -47,7 +47,15 @@ struct FloatFill {
 
 /// How a run ended.
 struct RunOutcome {
-  enum class Status { Done, UnitError, FirmwareError, Deadlock, Timeout } status = Status::Done;
+  enum class Status {
+    Done,
+    UnitError,
+    FirmwareError,
+    Deadlock,
+    Timeout,
+    FirmwareFault,
+    Watchdog
+  } status = Status::Done;
   std::string message;  ///< one line: why it did not finish (empty when Done)
   uint32_t failing_command = 0;
   double simulated_time_ns = 0;
@@ -71,6 +79,10 @@ class Platform {
   /// (optional) is called with the simulated time between slices of `slice_ns` simulated ns.
   RunOutcome run(const std::function<void(double sim_ns)>& progress = {}, double max_ns = 0,
                  double slice_ns = 100000.0);
+
+  /// cpu.model=rv32: serves GDB's remote protocol on 127.0.0.1:port (0: any free port) and
+  /// stops before the first instruction; returns the port. Throws Error for cpu.model=native.
+  int serve_gdb(int port);
 
   /// Backdoor memory access at data-NoC addresses (HBM or scratchpad), no timing.
   void read(uint64_t address, void* dst, uint64_t bytes) const;
@@ -97,7 +109,7 @@ class Platform {
   std::unique_ptr<Hbm> hbm_;
   std::unique_ptr<Scratchpad> spm_;
   std::vector<std::unique_ptr<QueueUnit>> units_;  ///< unit_table() order = queue order
-  std::unique_ptr<FirmwareCpu> cpu_;
+  std::unique_ptr<CpuModel> cpu_;
 };
 
 }  // namespace photon

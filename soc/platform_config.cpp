@@ -9,12 +9,19 @@ void CpuConfig::declare(ParamSet& ps, const std::string& p) {
   ps.add_double(p + ".clock_ghz", &clock_ghz, 0.01, 100, "firmware CPU clock, GHz");
   ps.add_uint(p + ".mmio_latency_cycles", &mmio_latency_cycles, 0, 1000000,
               "register access latency, CPU cycles");
-  ps.add_uint(p + ".dispatch_cycles", &dispatch_cycles, 0, 1000000, "firmware work per command, CPU cycles");
+  ps.add_uint(p + ".dispatch_cycles", &dispatch_cycles, 0, 1000000,
+              "native: firmware work per command (measured on the rv32 ISS), CPU cycles");
   ps.add_uint(p + ".irq_latency_cycles", &irq_latency_cycles, 0, 1000000,
-              "interrupt entry latency, CPU cycles");
+              "native: firmware work per interrupt wake-up (measured on the rv32 ISS), CPU cycles");
   ps.add_uint(p + ".queue_depth", &queue_depth, 1, 65536, "hardware command queue entries per unit");
   ps.add_uint(p + ".semaphores", &semaphores, 1, 4096, "hardware semaphores");
   ps.add_uint(p + ".ring_base", &ring_base, 0, ~uint64_t(0) >> 1, "HBM address of the command ring, bytes");
+  ps.add_enum(p + ".model", &model, cpu_model_kind_table(),
+              "firmware CPU: native (host-compiled firmware) or rv32 (firmware ELF on the RV32IMC ISS)");
+  ps.add_text(p + ".firmware", &firmware, "rv32: firmware ELF file; empty: the one built with photon");
+  ps.add_double(p + ".watchdog_us", &watchdog_us, 0.001, 1e12,
+                "rv32: simulated time the firmware may run without finishing, us");
+  rv32.declare(ps, p + ".rv32");
 }
 
 void SimConfig::declare(ParamSet& ps, const std::string& p) {

@@ -20,21 +20,42 @@
 #include "models/hbm/hbm_config.h"
 #include "models/ntt/ntt_config.h"
 #include "models/optical_gemm/optical_gemm_config.h"
+#include "models/rv32/rv32_config.h"
 #include "models/scratchpad/scratchpad_config.h"
 #include "models/vector/vector_config.h"
 #include "platform/noc/noc_config.h"
 
 namespace photon {
 
+/// cpu.model: which implementation runs the firmware: native (firmware.c compiled for the host)
+/// or rv32 (the firmware ELF on the RV32IMC instruction-set simulator, models/rv32/).
+enum class CpuModelKind { Native, Rv32 };
+inline const EnumTable<CpuModelKind>& cpu_model_kind_table() {
+  static const EnumTable<CpuModelKind> t{{CpuModelKind::Native, "native"}, {CpuModelKind::Rv32, "rv32"}};
+  return t;
+}
+
 /// Control bus and firmware CPU.
 struct CpuConfig {
-  double clock_ghz = 1.0;               ///< firmware CPU clock, GHz
-  uint32_t mmio_latency_cycles = 10;    ///< one register access over the control bus, CPU cycles
-  uint32_t dispatch_cycles = 50;        ///< firmware work to decode and route one command, CPU cycles
-  uint32_t irq_latency_cycles = 20;     ///< interrupt entry to handler, CPU cycles
+  double clock_ghz = 1.0;             ///< firmware CPU clock, GHz
+  uint32_t mmio_latency_cycles = 10;  ///< one register access over the control bus, CPU cycles
+  /// native: firmware work to decode and route one command, CPU cycles. Measured on the rv32
+  /// ISS (firmware.measured.dispatch_cycles, models/rv32/README.md "Firmware cost"): 415 on
+  /// light_resnet50 with configs/default.yaml.
+  uint32_t dispatch_cycles = 415;
+  /// native: firmware work per interrupt wake-up, CPU cycles. Measured on the rv32 ISS as
+  /// above (firmware.measured.irq_latency_cycles): 87 on light_resnet50.
+  uint32_t irq_latency_cycles = 87;
   uint32_t queue_depth = 16;            ///< per-unit hardware command queue entries
   uint32_t semaphores = 64;             ///< hardware semaphores
   uint64_t ring_base = 0x100000000ull;  ///< HBM address of the command ring (4 GiB)
+  /// Which implementation runs the firmware: native (firmware.c compiled for the host, costs
+  /// from dispatch_cycles and irq_latency_cycles) or rv32 (the firmware ELF on the RV32IMC
+  /// instruction-set simulator, costs from its cycle table, cpu.rv32.*).
+  CpuModelKind model = CpuModelKind::Native;
+  std::string firmware;      ///< rv32: firmware ELF; empty: the one built with photon
+  double watchdog_us = 1e6;  ///< rv32: simulated time the firmware may run without finishing, us
+  Rv32Config rv32;
   void declare(ParamSet& ps, const std::string& p);
 };
 

@@ -3,8 +3,12 @@
 #include "base/error.h"
 #include "cosim/ntt/ntt_rtl_unit.h"
 #include "models/dma/dma.h"
+#include "models/dma/dma_area.h"
+#include "models/ntt/ntt_area.h"
 #include "models/ntt/ntt_engine.h"
+#include "models/optical_gemm/optical_gemm_area.h"
 #include "models/optical_gemm/optical_gemm_engine.h"
+#include "models/vector/vector_area.h"
 #include "models/vector/vector_engine.h"
 #include "platform/compute_unit.h"
 
@@ -35,11 +39,13 @@ const std::vector<UnitDesc>& unit_table() {
        {{"tlm", "loosely timed TLM model (models/dma)",
          [](const UnitContext& c) -> std::unique_ptr<QueueUnit> {
            return std::make_unique<DmaUnit>("dma", c.cfg.dma, c.functional, c.wiring);
-         }}}},
+         }}},
+       [](const PlatformConfig& c) { return dma_area(c.dma); }},
       {"optical_gemm",
        regs::QueueId::GEMM,
        {engine_impl<OpticalGemmEngine>(&PlatformConfig::optical_gemm,
-                                       "timing and numerics model (models/optical_gemm)")}},
+                                       "timing and numerics model (models/optical_gemm)")},
+       [](const PlatformConfig& c) { return optical_gemm_area(c.optical_gemm); }},
       {"ntt",
        regs::QueueId::NTT,
        {engine_impl<NttEngine>(&PlatformConfig::ntt, "timing and modular-arithmetic model (models/ntt)"),
@@ -47,10 +53,12 @@ const std::vector<UnitDesc>& unit_table() {
          [](const UnitContext& c) -> std::unique_ptr<QueueUnit> {
            return std::make_unique<NttRtlUnit>("ntt", c.cfg.ntt, c.cfg.cosim, c.spm, c.wiring);
          },
-         [](const PlatformConfig& cfg) { NttRtlUnit::check_config(cfg.ntt, cfg.cosim); }}}},
+         [](const PlatformConfig& cfg) { NttRtlUnit::check_config(cfg.ntt, cfg.cosim); }}},
+       [](const PlatformConfig& c) { return ntt_area(c.ntt); }},
       {"vector",
        regs::QueueId::VEC,
-       {engine_impl<VectorEngine>(&PlatformConfig::vector, "timing and fp32 kernel model (models/vector)")}},
+       {engine_impl<VectorEngine>(&PlatformConfig::vector, "timing and fp32 kernel model (models/vector)")},
+       [](const PlatformConfig& c) { return vector_area(c.vector); }},
   };
   return table;
 }

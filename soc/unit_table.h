@@ -16,6 +16,7 @@
 
 #include "platform/engine.h"
 #include "platform/queue_unit.h"
+#include "platform/stats/area.h"
 #include "regs_view.h"
 #include "soc/platform_config.h"
 
@@ -45,6 +46,8 @@ struct UnitDesc {
   std::string name;             ///< report, trace and configuration-section name ("dma", "optical_gemm")
   regs::QueueId queue;          ///< its queue: QUEUE instance, IRQ DONE/ERR bits, opcode (registers.yaml)
   std::vector<UnitImpl> impls;  ///< the first is the default
+  /// Its silicon area from the configuration (models/<unit>/<unit>_area.h), mm2.
+  std::function<UnitArea(const PlatformConfig&)> area;
   const regs::UnitHw& hw() const { return regs::kUnits[unsigned(queue)]; }
   /// The implementation `impl` names. Throws Error naming `<unit>.impl` if there is none.
   const UnitImpl& implementation(const std::string& impl) const;

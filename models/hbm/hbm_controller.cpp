@@ -210,13 +210,23 @@ HbmController::ShapeKey HbmController::shape_key(const HbmStream& s, bool is_wri
 }
 
 void HbmController::calibrate(const HbmStream& s, bool is_write) {
+  const ShapeKey key = shape_key(s, is_write);
+  HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
+  std::string memo_key;
+  if (memo.enabled()) {
+    memo_key = HbmCalibrationMemo::key(cfg_, is_write, s.addr, std::get<1>(key), std::get<2>(key));
+    if (const std::vector<Probe>* known = memo.find(memo_key)) {
+      rates_[key] = *known;
+      ++calibrations_;
+      return;
+    }
+  }
   // Long enough for the warm-up, a unit's wait for its next REF, the window, one period of
   // middle and the tail: kFfMinPeriods periods plus (kFfWindowRefreshes + 2) tREFI of peak-rate
   // column accesses per unit.
   uint64_t need = kFfMinPeriods * ff_period();
   if (cfg_.refresh_enabled)
     need += uint64_t(units()) * (kFfWindowRefreshes + 2) * cfg_.tREFI / cfg_.burst_cycles();
-  const ShapeKey key = shape_key(s, is_write);
   HbmStream c = s;
   if (std::get<1>(key) == 0) {  // contiguous shape
     c = HbmStream{s.addr, need * cfg_.access_bytes(), 1, 0};
@@ -230,6 +240,7 @@ void HbmController::calibrate(const HbmStream& s, bool is_write) {
   auto it = sim.rates_.find(key);
   rates_[key] = it != sim.rates_.end() ? it->second : std::vector<Probe>{};
   ++calibrations_;
+  if (memo.enabled()) memo.put(memo_key, rates_[key]);
 }
 
 bool HbmController::saturated(const Probe& p) const {

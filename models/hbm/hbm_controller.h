@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "models/hbm/hbm_address.h"
+#include "models/hbm/hbm_calibration.h"
 #include "models/hbm/hbm_channel.h"
 #include "models/hbm/hbm_config.h"
 #include "models/hbm/hbm_timing.h"
@@ -109,13 +110,7 @@ class HbmController {
  private:
   /// A stream shape: (is_write, row_bytes, stride); see shape_key().
   using ShapeKey = std::tuple<bool, uint64_t, uint64_t>;
-  struct Probe {  ///< one unit's sampling window
-    enum State { kIdle, kWaiting, kOpen, kClosed } state = kIdle;
-    uint64_t start_ref = 0;             ///< window opens at the first request once refreshes >= this
-    uint64_t cycle = 0, end_cycle = 0;  ///< unit clock at the window's first / last request
-    uint64_t accesses = 0;              ///< requests the unit took in the window after the first one
-    HbmCounters ctr, end_ctr;           ///< unit counters at those requests
-  };
+  using Probe = HbmRateProbe;  ///< one unit's sampling window (hbm_calibration.h)
   /// Window bookkeeping after a request to unit `u`; `pending` counts the units whose window
   /// has not closed yet (waiting to open or open).
   void sample(uint32_t& pending, uint32_t u, bool refresh);
@@ -162,6 +157,8 @@ class HbmController {
   ShapeKey shape_key(const HbmStream& s, bool is_write) const;
   /// Samples the rates of stream shape `s` on a fresh controller with a stream of that shape
   /// long enough to sample, and keeps them in rates_ (an empty entry if it could not be sampled).
+  /// With HbmCalibrationMemo enabled, a calibration already made for the same configuration and
+  /// stream is taken from it (the same windows: a calibration depends on nothing else).
   void calibrate(const HbmStream& s, bool is_write);
 
   /// Sampled windows per stream shape. An empty entry: the shape does not saturate, stays exact.

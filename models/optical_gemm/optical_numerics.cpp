@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 namespace photon::optical {
 
 namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kMaxFloat = std::numeric_limits<float>::max();
 
 uint64_t splitmix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -131,11 +135,18 @@ void matmul_physical(const float* a, const float* bt, float* c, uint32_t m, uint
   std::vector<float> qa, qb;
   for (uint32_t k0 = 0, kt = 0; k0 < k; k0 += cols, ++kt) {
     const uint32_t kc = std::min(cols, k - k0);
-    // Input tile m x kc: per-tile DAC full scale, then quantise.
+    // Input tile m x kc: per-tile DAC full scale over the finite inputs, then quantise (an
+    // infinite input saturates at the full scale, as a DAC's output does; NaN stays NaN and
+    // reaches only its own row).
     float fs_x = 0.0f;
+    bool inf_x = false;
     for (uint32_t i = 0; i < m; ++i)
-      for (uint32_t q = 0; q < kc; ++q)
-        fs_x = std::max(fs_x, std::fabs(a[static_cast<size_t>(i) * k + k0 + q]));
+      for (uint32_t q = 0; q < kc; ++q) {
+        const float v = std::fabs(a[static_cast<size_t>(i) * k + k0 + q]);
+        if (v == kInf) inf_x = true;
+        else fs_x = std::max(fs_x, v);
+      }
+    if (inf_x && fs_x == 0.0f) fs_x = kMaxFloat;
     qa.resize(static_cast<size_t>(m) * kc);
     for (uint32_t i = 0; i < m; ++i)
       for (uint32_t q = 0; q < kc; ++q)
@@ -145,16 +156,22 @@ void matmul_physical(const float* a, const float* bt, float* c, uint32_t m, uint
       const uint32_t nr = std::min(rows, n - j0);
       // Weight tile kc x nr.
       float fs_w = 0.0f;
+      bool inf_w = false;
       for (uint32_t j = 0; j < nr; ++j)
-        for (uint32_t q = 0; q < kc; ++q)
-          fs_w = std::max(fs_w, std::fabs(bt[static_cast<size_t>(j0 + j) * k + k0 + q]));
+        for (uint32_t q = 0; q < kc; ++q) {
+          const float v = std::fabs(bt[static_cast<size_t>(j0 + j) * k + k0 + q]);
+          if (v == kInf) inf_w = true;
+          else fs_w = std::max(fs_w, v);
+        }
+      if (inf_w && fs_w == 0.0f) fs_w = kMaxFloat;
       qb.resize(static_cast<size_t>(nr) * kc);
       for (uint32_t j = 0; j < nr; ++j)
         for (uint32_t q = 0; q < kc; ++q)
           qb[static_cast<size_t>(j) * kc + q] =
               quantize_symmetric(bt[static_cast<size_t>(j0 + j) * k + k0 + q], fs_w, p.weight_bits);
-      // Output full scale of the cols-long optical dot product.
-      const double fs_out = static_cast<double>(cols) * fs_x * fs_w;
+      // Output full scale of the cols-long optical dot product: the ADC's range, which the
+      // converter's fp32 output saturates at (beyond the largest float it reads the largest).
+      const double fs_out = std::min(static_cast<double>(cols) * fs_x * fs_w, static_cast<double>(kMaxFloat));
       const double sigma = p.noise_std * fs_out;
       for (uint32_t i = 0; i < m; ++i) {
         const float* ar = qa.data() + static_cast<size_t>(i) * kc;

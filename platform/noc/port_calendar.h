@@ -51,7 +51,12 @@ class PortCalendar {
   /// First fit at or after `at`; `i`: index of the first reservation after the gap.
   double fit(double at, double dur, size_t& i) const {
     double s = at;
-    for (i = 0; i < busy_.size(); ++i) {
+    // Reservations are sorted and disjoint, so their ends are sorted too: those ending by `at`
+    // (all skipped by the loop below) are found by binary search.
+    i = size_t(std::upper_bound(busy_.begin(), busy_.end(), at,
+                                [](double t, const std::pair<double, double>& b) { return t < b.second; }) -
+               busy_.begin());
+    for (; i < busy_.size(); ++i) {
       if (busy_[i].second <= s) continue;    // ends before the candidate start
       if (busy_[i].first >= s + dur) break;  // the gap before it is long enough
       s = busy_[i].second;                   // overlaps: try after it

@@ -36,6 +36,12 @@ nlohmann::json PlatformReport::to_json() const {
   for (const auto& q : queues)
     j_queues[q.unit] = {
         {"mean_occupancy", q.mean_occupancy}, {"max_occupancy", q.max_occupancy}, {"depth", q.depth}};
+  json j_firmware = {{"mmio_accesses", firmware.mmio_accesses},
+                     {"commands", firmware.commands},
+                     {"control_bus_errors", firmware.control_bus_errors},
+                     {"noc_decode_errors", firmware.noc_decode_errors},
+                     {"errors", firmware.errors}};
+  if (firmware.cpu.is_object()) j_firmware.update(firmware.cpu);
   json j_ops = json::array();
   for (const auto& op : ops) {
     json row = {{"name", op.name},
@@ -48,16 +54,22 @@ nlohmann::json PlatformReport::to_json() const {
     if (!op.detail.empty()) row["detail"] = op.detail;
     j_ops.push_back(row);
   }
+  json area_mm2 = json::object(), area_parts = json::object();
+  double area_total = 0;
+  for (const auto& [unit, a] : area) {
+    area_mm2[unit] = a.total_mm2();
+    area_total += a.total_mm2();
+    for (const auto& [part, mm2] : a.parts) area_parts[unit][part] = mm2;
+    if (j_units.contains(unit)) j_units[unit]["area_mm2"] = a.total_mm2();
+  }
+  area_mm2["total"] = area_total;
   return json{{"units", j_units},
+              {"area_mm2", area_mm2},
+              {"area_parts_mm2", area_parts},
               {"hbm", hbm},
               {"energy_pj", energy},
               {"queues", j_queues},
-              {"firmware",
-               {{"mmio_accesses", firmware.mmio_accesses},
-                {"commands", firmware.commands},
-                {"control_bus_errors", firmware.control_bus_errors},
-                {"noc_decode_errors", firmware.noc_decode_errors},
-                {"errors", firmware.errors}}},
+              {"firmware", j_firmware},
               {"ops", j_ops},
               {"work_total", work_total.to_json()}};
 }

@@ -14,6 +14,7 @@
 #include "isa/program.h"
 #include "platform/report/op_work.h"
 #include "platform/report/trace.h"
+#include "platform/stats/area.h"
 
 namespace photon {
 
@@ -42,6 +43,9 @@ struct FirmwareRow {
   uint64_t commands = 0;  ///< commands in the stream
   uint64_t control_bus_errors = 0, noc_decode_errors = 0;
   std::vector<std::string> errors;  ///< one line each
+  /// The CPU implementation's own fields (CpuModel::report(): `model`, and for rv32 the ISS
+  /// counters and the cost per command kind), merged into the report's "firmware" object.
+  nlohmann::json cpu = nlohmann::json::object();
 };
 
 /// One op-table entry (ONNX node, ATen op or FHE op): when it ran and what it asked of the units.
@@ -59,11 +63,15 @@ struct PlatformReport {
   nlohmann::json hbm;  ///< the HBM controller's section (models/hbm: bytes, bandwidth, row hits, ...)
   std::vector<OpRow> ops;
   OpWork work_total;
+  /// Silicon area per unit from the configuration (soc/unit_area.h), mm2: `area_mm2` (per unit
+  /// and total), `area_parts_mm2`, and each unit's `area_mm2`.
+  std::vector<std::pair<std::string, UnitArea>> area;
 
   /// The row of unit `name`. Throws Error if there is none.
   const UnitRow& unit(const std::string& name) const;
   double energy_total_pj() const;
-  /// `units`, `hbm`, `energy_pj`, `queues`, `firmware`, `ops`, `work_total`.
+  /// `units`, `hbm`, `energy_pj`, `queues`, `firmware`, `ops`, `work_total`, `area_mm2`,
+  /// `area_parts_mm2`.
   nlohmann::json to_json() const;
 };
 

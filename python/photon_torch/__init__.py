@@ -16,3 +16,16 @@ from ._trace import OpTrace, trace  # noqa: F401
 from ._runner import run_workload  # noqa: F401
 from ._compile import CompiledModule, compile  # noqa: F401
 from ._device import address_of, configure, device, reset_stats, stats  # noqa: F401
+
+# Register the device now if it is built: torch's autograd engine only learns of devices
+# registered before the process's first backward (see _device.register).
+import os as _os
+
+from . import _paths as _p
+
+if _os.path.exists(_os.path.join(_p.build_dir(), "python", "libphoton_torch_device.so")):
+    try:
+        from ._device import register as _register
+        _register()
+    except PhotonTorchError:
+        pass  # reported again, as an error, by device()

@@ -2,10 +2,18 @@
 is differentiated, the backward graph) with functorch.compile.aot_module (AOTAutograd), lowers
 each graph through Photon's lowering by writing it as an op trace and simulating it with
 `photon run`, prints "<kind> graph of N ops: X ms simulated" and keeps the reports. The results
-are computed by the captured graphs in eager PyTorch, so user code is unchanged.
+are computed by the model itself in eager PyTorch, so user code is unchanged.
+
+The graphs are captured on a copy of the model, once per distinct input signature (shapes,
+dtypes, devices, requires_grad): torch 1.13's AOTAutograd runs the module's in-place buffer
+updates (BatchNorm's running statistics, num_batches_tracked) several times while it traces, and
+drops them from the graphs it returns, so a module behind it would get wrong running statistics.
+The model's own forward runs every call, updating its buffers exactly as eager PyTorch does.
 """
 from __future__ import annotations
 
+import builtins
+import copy
 import os
 import sys
 import tempfile
@@ -13,6 +21,7 @@ from typing import Any, Dict, List, Optional
 
 import torch
 from functorch.compile import aot_module, make_boxed_func
+from torch.utils._pytree import tree_flatten, tree_map
 
 from ._errors import PlatformError, TraceError
 from ._runner import run_workload
@@ -32,12 +41,35 @@ class CompiledModule(torch.nn.Module):
         self.set = dict(set or {})
         self.quiet = quiet
         self.reports: List[dict] = []
-        self._param_names = {id(p): n for n, p in model.named_parameters()}
-        self._param_names.update({id(b): n for n, b in model.named_buffers()})
-        self._aot = aot_module(model, fw_compiler=self._compiler("forward"), bw_compiler=self._compiler("backward"))
+        self._param_names: Dict[int, str] = {}
+        self._signatures: set = builtins.set()
 
     def forward(self, *args, **kwargs):
-        return self._aot(*args, **kwargs)
+        sig = _signature((args, kwargs))
+        if sig not in self._signatures:
+            self._signatures.add(sig)
+            self._capture(args, kwargs)
+        return self.model(*args, **kwargs)
+
+    def _capture(self, args, kwargs) -> None:
+        """Captures (and simulates) the forward graph, and the backward graph when gradients are
+        enabled and an output requires one (the backward of a gradient of ones), on a copy of the
+        model and of the inputs: the model, its buffers and its gradients are not touched."""
+        shadow = copy.deepcopy(self.model)
+        self._param_names = {id(p): n for n, p in shadow.named_parameters()}
+        self._param_names.update({id(b): n for n, b in shadow.named_buffers()})
+        aot = aot_module(shadow, fw_compiler=self._compiler("forward"), bw_compiler=self._compiler("backward"))
+
+        def clone(t):
+            if isinstance(t, torch.Tensor):
+                return t.detach().clone().requires_grad_(t.requires_grad)
+            return t
+        cargs, ckwargs = tree_map(clone, (args, kwargs))
+        out = aot(*cargs, **ckwargs)
+        if torch.is_grad_enabled():
+            roots = [o for o in tree_flatten(out)[0] if isinstance(o, torch.Tensor) and o.requires_grad]
+            if roots:
+                torch.autograd.backward(roots, [torch.ones_like(o) for o in roots])
 
     def _compiler(self, kind: str):
         def compile_graph(gm: torch.fx.GraphModule, example_inputs):
@@ -79,10 +111,23 @@ class CompiledModule(torch.nn.Module):
             print(f"  on the host: {op} x{n}: {reason}")
 
 
+def _signature(inputs) -> tuple:
+    """What makes AOTAutograd capture anew: each tensor's shape, dtype, device and requires_grad,
+    every other value as itself (its repr)."""
+    out = []
+    for x in tree_flatten(inputs)[0]:
+        if isinstance(x, torch.Tensor):
+            out.append((tuple(x.shape), str(x.dtype), str(x.device), x.requires_grad))
+        else:
+            out.append(repr(x))
+    return tuple(out) + (torch.is_grad_enabled(),)
+
+
 def compile(model: torch.nn.Module, config: Optional[str] = None, set: Optional[Dict[str, Any]] = None,
             quiet: bool = False) -> CompiledModule:
-    """Returns `model` wrapped so that its first call captures the forward graph (and its first
-    backward the backward graph) and simulates each on the platform (config: a platform YAML file,
+    """Returns `model` wrapped so that its first call (and the first call of each new input
+    signature) captures the forward graph and, when gradients are enabled, the backward graph, on
+    a copy of the model, and simulates each on the platform (config: a platform YAML file,
     default configs/default.yaml; set: key overrides as `photon run --set`). Prints one line per
     graph, "<kind> graph of N ops: X ms simulated", and one line per kind of op Photon runs on the
     host with the reason (unless quiet). Results are computed eagerly by PyTorch."""

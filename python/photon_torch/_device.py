@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional
 import torch
 
 from . import _paths
-from ._errors import PlatformError
+from ._errors import PhotonTorchError, PlatformError
 from ._runner import run_workload
 
 _lock = threading.Lock()
@@ -28,11 +28,69 @@ _config: Dict[str, Any] = {"file": None, "set": {}}
 _timing_cache: Dict[str, dict] = {}  # (config, signature) -> {"ns": ..., "units": {...}} or {"error": ...}
 
 
+_registered = False
+_register_error: Optional[str] = None
+
+
+def register() -> None:
+    """Loads the device library (its DeviceGuardImplInterface, allocator and kernels), without
+    configuring it. photon_torch calls this on import when the library is built: torch's autograd
+    engine sizes its per-device queues once, at the first backward of the process, from the
+    devices registered then, so the device must be registered before any backward runs. Raises
+    PhotonTorchError when the first backward ran before (torch 1.13 cannot add the device later)."""
+    global _registered, _register_error
+    if _register_error is not None:
+        raise PhotonTorchError(_register_error)
+    if _registered:
+        return
+    torch.ops.load_library(_paths.device_library())
+    _registered = True
+    _pickle_device_tensors()
+    # A backward on the device: fails inside torch's engine (an internal assert on its device
+    # queues) exactly when the engine started before the device was registered.
+    try:
+        x = torch.zeros(1, device=torch.device("privateuseone", 0), requires_grad=True)
+        x.sum().backward()
+    except RuntimeError as e:
+        if "device_ready_queues_" not in str(e):
+            raise
+        _register_error = (
+            "photon device: a backward pass ran before photon_torch registered the device, and torch 1.13's "
+            "autograd engine cannot add a device afterwards: import photon_torch before the first backward")
+        raise PhotonTorchError(_register_error) from None
+    finally:
+        torch.ops.photon.reset_stats()
+
+
+def _pickle_device_tensors() -> None:
+    """torch.save / pickle of device tensors. torch 1.13 pickles a tensor through its storage,
+    and its storage code knows no PrivateUse1 storage ("Invalid device for storage"): torch.save
+    failed after writing part of the file. Device tensors are pickled instead the way torch 1.13
+    pickles PrivateUse1 tensors without storage (torch/_tensor.py, _reduce_ex_internal): their
+    values as a host array, rebuilt on the device by torch._utils._rebuild_device_tensor_from_numpy.
+    Each tensor is saved with its own values (views of one storage are not shared on load), and
+    torch.load puts them back on the device whatever its map_location."""
+    original = torch.Tensor._reduce_ex_internal
+    if getattr(original, "_photon", False):
+        return
+
+    def _reduce_ex_internal(self, proto):
+        if self.device.type != "privateuseone":
+            return original(self, proto)
+        host = self.detach().cpu()
+        values = host.numpy() if host.dtype != torch.bfloat16 else host.to(torch.float32).numpy()
+        return (torch._utils._rebuild_device_tensor_from_numpy,
+                (values, self.dtype, str(self.device), self.requires_grad))
+
+    _reduce_ex_internal._photon = True
+    torch.Tensor._reduce_ex_internal = _reduce_ex_internal
+
+
 def _load() -> None:
     global _loaded
     with _lock:
         if not _loaded:
-            torch.ops.load_library(_paths.device_library())
+            register()
             _loaded = True
             _configure_locked(None, None)
 
@@ -101,8 +159,16 @@ def address_of(t: torch.Tensor) -> int:
 
 
 def _signature_trace(sig: dict) -> dict:
-    tensors, ids = [], []
+    tensors, ids, views = [], [], []
     for i, t in enumerate(sig["tensors"]):
+        if t.get("transposed"):  # a transposed view of a stored weight: t() of it, as a trace has
+            stored = len(tensors)
+            tensors.append({"kind": t["kind"], "shape": t["shape"][::-1], "dtype": "float32", "name": f"t{i}_stored"})
+            ids.append(len(tensors))
+            tensors.append({"kind": "value", "shape": t["shape"], "dtype": "float32", "name": f"t{i}"})
+            views.append({"op": "aten::t.default", "args": {"self": {"tensor": stored}}, "outputs": [ids[-1]],
+                          "aliases": [{"arg": "self", "write": False}]})
+            continue
         ids.append(len(tensors))
         tensors.append({"kind": t["kind"], "shape": t["shape"], "dtype": "float32", "name": f"t{i}"})
     outs = []
@@ -118,7 +184,8 @@ def _signature_trace(sig: dict) -> dict:
     return {"format": "photon-op-trace", "version": 1, "producer": "photon_torch device timing",
             "model": "device_op", "mode": "inference", "tensors": tensors,
             "inputs": [i for i, t in enumerate(tensors) if t["kind"] == "input"],
-            "outputs": [o for o in outs if o is not None], "ops": [{"op": sig["op"], "args": args, "outputs": outs}]}
+            "outputs": [o for o in outs if o is not None],
+            "ops": views + [{"op": sig["op"], "args": args, "outputs": outs}]}
 
 
 def _time_signature(sig: dict, file: str, sets: Dict[str, Any]) -> dict:

@@ -24,6 +24,10 @@ from ._errors import TraceError
 FORMAT = "photon-op-trace"
 VERSION = 1
 MAX_CONSTANT_ELEMENTS = 65536  # constants up to this size are written with their values
+MAX_ELEMENTS = 1 << 40  # a tensor has fewer elements (the reader's limit, docs/torch.md)
+# The dtypes a trace may hold (docs/torch.md "Op trace format").
+DTYPES = {"float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool",
+          "complex32", "complex64", "complex128"}
 
 # Ops whose result depends on tensor values (Python scalars, data-dependent shapes): a trace on
 # the meta device cannot follow them.
@@ -58,6 +62,21 @@ def _literal(v: Any) -> Any:
     return str(v)
 
 
+def _check_path(path) -> str:
+    """An op trace's output path as a string; TraceError if it is a directory or its directory
+    does not exist."""
+    try:
+        path = os.fspath(path)
+    except TypeError:
+        raise TraceError(f"the trace path must be a file name, not {type(path).__name__}") from None
+    if os.path.isdir(path):
+        raise TraceError(f"cannot write the op trace {path}: it is a directory")
+    d = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(d):
+        raise TraceError(f"cannot write the op trace {path}: directory {d} does not exist")
+    return path
+
+
 class OpTrace:
     """An op trace in memory: `data` is the JSON document of docs/torch.md."""
 
@@ -79,16 +98,26 @@ class OpTrace:
 
     def save(self, path: str) -> str:
         """Writes the trace to `path` (through a temporary file and a rename); returns path."""
-        path = os.fspath(path)
+        path = _check_path(path)
         d = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".ptrace.", dir=d)
+        tmp = None
         try:
+            fd, tmp = tempfile.mkstemp(prefix=".ptrace.", dir=d)
+            # mkstemp creates the file 0600; a trace is an ordinary output file (mode 0666 less
+            # the umask, as open() would create it).
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
             with os.fdopen(fd, "w") as f:
-                json.dump(self.data, f, separators=(",", ":"))
+                # allow_nan=False: never write the non-JSON tokens NaN / Infinity (non-finite
+                # values are {"float": ...} objects, docs/torch.md).
+                json.dump(self.data, f, separators=(",", ":"), allow_nan=False)
             os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
+        except BaseException as e:
+            if tmp is not None and os.path.exists(tmp):
                 os.unlink(tmp)
+            if isinstance(e, (OSError, ValueError)):
+                raise TraceError(f"cannot write the op trace {path}: {e}") from None
             raise
         self.path = path
         return path
@@ -112,14 +141,38 @@ class _Recorder:
         self.module_stack: List[str] = []
         self.phase = ""                  # "backward" while the backward pass runs
         self.model = ""                  # model class name (error messages)
+        self.names = set()               # tensor names in use
+        self.current = ""                # the op being recorded (error messages)
+        self.failed = ""                 # the op whose kernel raised (error messages)
+
+    def where(self) -> str:
+        """The model, the op being recorded and its module, for error messages."""
+        s = self.model
+        if self.current:
+            s += f": {self.current}"
+        if self.module():
+            s += f" in module '{self.module()}'"
+        return s
 
     def add(self, t: torch.Tensor, kind: str, name: Optional[str] = None) -> int:
         vid = len(self.tensors)
-        entry = {"kind": kind, "shape": list(t.shape), "dtype": _dtype_name(t.dtype)}
+        dtype = _dtype_name(t.dtype)
+        # What the reader accepts (workloads/torch/op_trace.cpp): refuse here, naming the op,
+        # rather than write a file `photon run` rejects.
+        if dtype not in DTYPES:
+            raise TraceError(f"{self.where()}: a tensor of dtype {dtype}, which an op trace cannot hold "
+                             f"(dtypes: {', '.join(sorted(DTYPES))})")
+        if t.numel() >= MAX_ELEMENTS:
+            raise TraceError(f"{self.where()}: a tensor of shape {list(t.shape)} has 2^40 or more elements, "
+                             f"more than an op trace holds")
+        entry = {"kind": kind, "shape": list(t.shape), "dtype": dtype}
         if name is not None:
+            while name in self.names:  # unique names (a parameter may be called "input")
+                name += "_"
+            self.names.add(name)
             entry["name"] = name
         if kind == "constant":
-            entry["data"] = t.detach().reshape(-1).tolist()
+            entry["data"] = [_literal(v) for v in t.detach().reshape(-1).tolist()]
         self.tensors.append(entry)
         self._vid[id(t)] = vid
         self._keep.append(t)
@@ -144,6 +197,7 @@ class _Recorder:
     def record(self, func, args, kwargs, out):
         schema = func._schema
         name = schema.name + "." + (schema.overload_name or "default")
+        self.current = name
         if schema.name in _VALUE_OPS:
             where = f"module '{self.module()}'" if self.module() else f"{self.model}.forward"
             raise TraceError(f"{self.model}: {name} in {where} needs tensor values (data-dependent control flow, "
@@ -185,6 +239,7 @@ class _Recorder:
                 elif item is None:
                     outs.append(None)
                     aliases.append(None)
+        self.current = ""
         op = {"op": name, "args": arg_values, "outputs": outs}
         if any(a is not None for a in aliases):
             op["aliases"] = aliases
@@ -201,6 +256,28 @@ class _Recorder:
         return _literal(v)
 
 
+    def output_ids(self, outs: List[torch.Tensor]) -> List[int]:
+        """Tensor ids of the graph outputs. An output no op produced (the model returns its
+        input, a parameter or a constant) becomes the result of an aten::alias op, a view of it,
+        as torch.onnx.export puts an Identity node there: the reader wants every output
+        produced by an op."""
+        if not outs:
+            raise TraceError(f"{self.model}: the model returns no tensor; an op trace needs an output")
+        ids = []
+        for o in outs:
+            vid = self.value_of(o)
+            if self.tensors[vid]["kind"] != "value":
+                alias = self.add(o.detach(), "value")
+                op = {"op": "aten::alias.default", "args": {"self": {"tensor": vid}}, "outputs": [alias],
+                      "aliases": [{"arg": "self", "write": False}]}
+                if self.module():
+                    op["module"] = self.module()
+                self.ops.append(op)
+                vid = alias
+            ids.append(vid)
+        return ids
+
+
 class _Mode(TorchDispatchMode):
     def __init__(self, rec: _Recorder):
         super().__init__()
@@ -210,9 +287,27 @@ class _Mode(TorchDispatchMode):
         kwargs = kwargs or {}
         if func._schema.name in _VALUE_OPS:
             self.rec.record(func, args, kwargs, None)  # raises TraceError naming the op
-        out = func(*args, **kwargs)
+        try:
+            out = func(*args, **kwargs)
+        except Exception as e:
+            # The op that failed (a shape error, a missing meta kernel), not the last one recorded.
+            s = func._schema
+            self.rec.failed = s.name + "." + (s.overload_name or "default")
+            inner = next((v for v in _VALUE_OPS if f"'{v}'" in str(e)), None)
+            if inner is not None:  # e.g. index with a boolean mask calls nonzero inside its kernel
+                rec = self.rec
+                where = f"module '{rec.module()}'" if rec.module() else f"{rec.model}.forward"
+                raise TraceError(f"{rec.model}: {rec.failed} in {where} needs tensor values ({inner} inside it: a "
+                                 f"boolean mask or another value-dependent shape); a trace on the meta device has none"
+                                 ) from None
+            raise
         self.rec.record(func, args, kwargs, out)
         return out
+
+
+def _refresh_flat_weights(rnn: torch.nn.RNNBase) -> None:
+    # What RNNBase.__init__ does (torch/nn/modules/rnn.py, 1.13), from the current attributes.
+    rnn._flat_weights = [getattr(rnn, n) if hasattr(rnn, n) else None for n in rnn._flat_weights_names]
 
 
 def _to_meta(x):
@@ -243,9 +338,14 @@ def trace(model: torch.nn.Module, example_inputs, train: bool = False, path: Opt
     values (data-dependent control flow); nothing is written then.
     """
     _meta_kernels.register()
+    if not isinstance(model, torch.nn.Module):
+        raise TraceError(f"photon_torch.trace expects a torch.nn.Module, got {type(model).__name__}")
+    if loss_fn is not None and not callable(loss_fn):
+        raise TraceError(f"loss_fn must be callable, got {type(loss_fn).__name__}")
+    path = _check_path(path if path is not None else f"{type(model).__name__}.ptrace")
     if isinstance(example_inputs, (torch.Tensor, dict)) or not isinstance(example_inputs, Sequence):
         example_inputs = (example_inputs,)
-    was_training = model.training
+    modes = {m: m.training for m in model.modules()}  # restored afterwards, per module
     model.train(train)
     rec = _Recorder()
     rec.model = type(model).__name__
@@ -259,7 +359,10 @@ def trace(model: torch.nn.Module, example_inputs, train: bool = False, path: Opt
     flat_in, _ = tree_flatten(meta_inputs)
     input_ids = []
     for k, t in enumerate(x for x in flat_in if isinstance(x, torch.Tensor)):
-        input_ids.append(rec.add(t, "input", "input" if len(flat_in) == 1 else f"input{k}"))
+        name = "input" if len(flat_in) == 1 else f"input{k}"
+        while name in params:  # parameters keep their state_dict names
+            name += "_"
+        input_ids.append(rec.add(t, "input", name))
     for n, t in params.items():
         rec.add(t, "param", n)
 
@@ -276,11 +379,17 @@ def trace(model: torch.nn.Module, example_inputs, train: bool = False, path: Opt
         if mname:
             handles.append(mod.register_forward_pre_hook(enter(mname)))
             handles.append(mod.register_forward_hook(leave))
+    # nn.RNNBase (LSTM, GRU, RNN) computes from _flat_weights, a list of its parameters taken at
+    # construction that functional_call's swap does not reach: refresh it from the swapped
+    # attributes for the call, and back from the model's own afterwards.
+    rnns = [m for m in model.modules() if isinstance(m, torch.nn.RNNBase)]
+    for m in rnns:
+        handles.append(m.register_forward_pre_hook(lambda mod, args: _refresh_flat_weights(mod)))
     try:
         with torch.autograd.set_grad_enabled(train), _Mode(rec):
             out = torch.nn.utils.stateless.functional_call(model, params, meta_inputs)
             flat_out = [o for o in tree_flatten(out)[0] if isinstance(o, torch.Tensor)]
-            out_ids = [rec.value_of(o) for o in flat_out]
+            out_ids = rec.output_ids(flat_out)
             if train:
                 rec.phase = "backward"
                 if loss_fn is not None:
@@ -301,13 +410,17 @@ def trace(model: torch.nn.Module, example_inputs, train: bool = False, path: Opt
     except Exception as e:  # a meta kernel missing, shape errors, value-dependent Python code
         where = rec.module()
         last = rec.ops[-1]["op"] if rec.ops else "(no op yet)"
+        at = f"in {rec.failed}" if rec.failed else f"after {last}"
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise TraceError(f"{type(model).__name__} failed to trace{' in module ' + repr(where) if where else ''} "
-                         f"after {last}: {type(e).__name__}: {msg}") from e
+                         f"{at}: {type(e).__name__}: {msg}") from e
     finally:
         for h in handles:
             h.remove()
-        model.train(was_training)
+        for m in rnns:
+            _refresh_flat_weights(m)
+        for m, mode in modes.items():
+            m.training = mode
     data = {
         "format": FORMAT,
         "version": VERSION,
@@ -320,7 +433,7 @@ def trace(model: torch.nn.Module, example_inputs, train: bool = False, path: Opt
         "ops": rec.ops,
     }
     t = OpTrace(data)
-    t.save(path if path is not None else f"{type(model).__name__}.ptrace")
+    t.save(path)
     return t
 
 
@@ -347,9 +460,10 @@ def trace_graph(gm: torch.fx.GraphModule, example_inputs, kinds: List[str], name
         raise
     except Exception as e:
         last = rec.ops[-1]["op"] if rec.ops else "(no op yet)"
-        raise TraceError(f"{model} {module} graph failed to trace after {last}: {type(e).__name__}: "
+        at = f"in {rec.failed}" if rec.failed else f"after {last}"
+        raise TraceError(f"{model} {module} graph failed to trace {at}: {type(e).__name__}: "
                          f"{str(e).strip().splitlines()[0] if str(e).strip() else ''}") from e
-    outs = [rec.value_of(o) for o in tree_flatten(out)[0] if isinstance(o, torch.Tensor)]
+    outs = rec.output_ids([o for o in tree_flatten(out)[0] if isinstance(o, torch.Tensor)])
     return OpTrace({"format": FORMAT, "version": VERSION, "producer": f"photon_torch {_version()}, torch "
                     f"{torch.__version__} (AOTAutograd {module} graph)", "model": model, "mode": mode,
                     "tensors": rec.tensors, "inputs": input_ids, "outputs": outs, "ops": rec.ops})

@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 
 from . import _device
+from ._errors import PhotonTorchError
 from .models import SmallCnn
 
 SEED = 0  # split, initialisation and batch order
@@ -130,8 +131,30 @@ def main(argv=None) -> int:
     p.add_argument("--noise", type=float, nargs="+", default=[0.0, 0.01, 0.05])
     p.add_argument("--config", default=None, help="platform configuration (default configs/default.yaml)")
     a = p.parse_args(argv)
-    os.makedirs(a.out, exist_ok=True)
-    res = study(a.bits, a.noise, a.config)
+    # Bad arguments are argparse errors (usage and one line, status 2), checked before training.
+    # Ranges: the platform registry's optical_gemm.{dac,weight,adc}_bits (1..16) and noise_std
+    # (0..1), models/optical_gemm/optical_gemm_config.h.
+    for b in a.bits:
+        if not 1 <= b <= 16:
+            p.error(f"argument --bits: {b} is out of range 1..16 (optical_gemm.dac_bits, weight_bits, adc_bits)")
+    for s in a.noise:
+        if not 0.0 <= s <= 1.0:
+            p.error(f"argument --noise: {s:g} is out of range 0..1 (optical_gemm.noise_std, a fraction of full scale)")
+    if a.config is not None and not os.path.isfile(a.config):
+        p.error(f"argument --config: {a.config} is not a file")
+    if os.path.exists(a.out) and not os.path.isdir(a.out):
+        p.error(f"argument --out: {a.out} exists and is not a directory")
+    try:
+        os.makedirs(a.out, exist_ok=True)
+        if not os.access(a.out, os.W_OK):
+            raise OSError(f"{a.out} is not writable")
+    except OSError as e:
+        p.error(f"argument --out: cannot create {a.out}: {e}")
+    try:
+        _device.configure(a.config, {"optical_gemm.numerics": "ideal"})  # the configuration, checked
+        res = study(a.bits, a.noise, a.config)
+    except PhotonTorchError as e:
+        p.error(str(e))
     print(table(res))
     plot(res, os.path.join(a.out, "digits_accuracy.png"))
     with open(os.path.join(a.out, "digits_accuracy.json"), "w") as f:

@@ -8,6 +8,8 @@ Run by ctest as /usr/bin/python3 tests/torch/test_digits.py (PYTHONPATH=python, 
 import json
 import os
 import tempfile
+import subprocess
+import sys
 import unittest
 
 from photon_torch import digits_study
@@ -42,6 +44,22 @@ class DigitsStudy(unittest.TestCase):
             with open(os.path.join(d, "p.png"), "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
             json.dumps(self.res)
+
+
+class Arguments(unittest.TestCase):
+    def test_bad_arguments_are_argparse_errors_before_any_training(self):
+        with tempfile.NamedTemporaryFile() as f:
+            for args, text in [(["--bits", "0"], "argument --bits: 0 is out of range 1..16"),
+                               (["--bits", "x"], "argument --bits: invalid int value: 'x'"),
+                               (["--noise", "2"], "argument --noise: 2 is out of range 0..1"),
+                               (["--config", "/nonexistent.yaml"], "argument --config: /nonexistent.yaml is not a file"),
+                               (["--out", f.name], f"argument --out: {f.name} exists and is not a directory")]:
+                with self.subTest(args=args):
+                    p = subprocess.run([sys.executable, "-m", "photon_torch.digits_study"] + args,
+                                       capture_output=True, text=True, timeout=120)
+                    self.assertEqual(p.returncode, 2)  # argparse's status
+                    self.assertNotIn("Traceback", p.stderr)
+                    self.assertIn(text, p.stderr.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":

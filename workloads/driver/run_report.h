@@ -10,6 +10,7 @@
 
 #include "platform/report/platform_report.h"
 #include "workloads/driver/fhe_summary.h"
+#include "workloads/driver/workload.h"
 #include "workloads/driver/workload_info.h"
 
 namespace photon {
@@ -39,5 +40,19 @@ struct RunReport {
 
   nlohmann::json to_json() const;
 };
+
+/// The version every report names (and sweep result keys include).
+constexpr const char* kPhotonVersion = "0.1.0";
+
+/// "ok", "unit_error", "firmware_error", "deadlock", "timeout", "firmware_fault" or "watchdog".
+const char* run_status_name(RunOutcome::Status s);
+
+/// The fields every run's report has, from one simulation of `w` on `cfg`: the platform's rows,
+/// status and error, photon_version, workload (= `workload_arg`, the path as given), info, mode,
+/// simulated_time_ns, wall_time_s (= `wall_s`, s), config (fully resolved), unsupported, and the
+/// FHE summary for HEIR workloads. `photon run` adds its outputs and numerics to it; a sweep
+/// point's report is exactly this, so it equals `photon run`'s for the same configuration.
+RunReport make_run_report(const Platform& platform, const RunOutcome& out, const CompiledWorkload& w,
+                          const RunConfig& cfg, const std::string& workload_arg, double wall_s);
 
 }  // namespace photon

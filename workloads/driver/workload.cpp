@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "base/error.h"
+#include "base/input_file.h"
 #include "isa/assembler.h"
 #include "isa/program.h"
 
@@ -55,6 +56,7 @@ std::pair<std::string, std::vector<int64_t>> parse_shape_arg(const std::string& 
 }
 
 CompiledWorkload compile_workload(const std::string& path, const RunConfig& cfg, const CompileOptions& opts) {
+  with_error_context(path, [&] { check_regular_file(path); });  // before any open: a FIFO blocks
   {
     std::ifstream probe(path);
     if (!probe) throw Error("cannot open workload file").with_context(path);

@@ -80,6 +80,34 @@ void validate_conv_pool(const Node& n, const Graph& g) {
   }
 }
 
+// The GEMM engine's products (MatMul, Gemm, Conv, ConvTranspose): a reduction over no terms
+// (K = 0: an input feature or weight axis of size 0) has no GEMM to run (its result is zeros
+// or the bias alone) and would divide by zero in the tiling; it is an error naming the tensor.
+// Empty batches or outputs (M = 0 or N = 0) stay what they are: products of no rows, no work.
+void validate_gemm_reduction(const Node& n, const Graph& g) {
+  const bool conv = n.op_type == "Conv" || n.op_type == "ConvTranspose";
+  if (!conv && n.op_type != "MatMul" && n.op_type != "Gemm") return;
+  if (n.inputs.size() < 2 || n.inputs[0].empty() || n.inputs[1].empty()) return;
+  const TensorInfo& a = g.tensor(n.inputs[0]);
+  const TensorInfo& b = g.tensor(n.inputs[1]);
+  int64_t k = -1;
+  std::string what;
+  if (conv) {
+    // K = C / group * kernel elements: the input channels and the weight's kernel axes.
+    if (a.shape.size() >= 2 && a.shape[1] == 0) k = 0, what = fmt::format("input '{}' {} has 0 channels", a.name, list_str(a.shape));
+    for (size_t i = 1; i < b.shape.size() && k != 0; ++i)
+      if (b.shape[i] == 0) k = 0, what = fmt::format("weight '{}' {} has a size-0 axis {}", b.name, list_str(b.shape), i);
+  } else if (n.op_type == "MatMul") {
+    if (!a.shape.empty() && a.shape.back() == 0) k = 0, what = fmt::format("'{}' {} has K = 0", a.name, list_str(a.shape));
+  } else {  // Gemm: A is M x K, or K x M with transA
+    const bool ta = attr_i(n, "transA", 0) != 0;
+    if (a.shape.size() == 2 && a.shape[ta ? 0 : 1] == 0) k = 0, what = fmt::format("'{}' {} has K = 0", a.name, list_str(a.shape));
+  }
+  if (k == 0)
+    throw Error(fmt::format("a product over no terms: {}; the GEMM engine has no zero-length reduction (the "
+                            "result would be zeros or the bias alone)", what));
+}
+
 }  // namespace
 
 void validate_node(const Node& n, const Graph& g) {
@@ -92,7 +120,8 @@ void validate_node(const Node& n, const Graph& g) {
                                 t.source_type.empty() ? "other (not a number type)" : t.source_type));
     }
   }
-  if (is_window_op(n.op_type)) validate_conv_pool(n, g);
+  if (is_window_op(n.op_type)) validate_conv_pool(n, g);  // kernel shapes first: [0,0] is a kernel error
+  validate_gemm_reduction(n, g);
   const OnnxOpRow* row = onnx_op(n.op_type);
   if (row && row->validate) row->validate(n, g);
 }

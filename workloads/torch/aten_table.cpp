@@ -182,7 +182,9 @@ void matmul_op(B& b) {
   b.node("MatMul", {a, o}, {b.out(0)});
 }
 
-// addmm(self, mat1, mat2, beta, alpha) = beta * self + alpha * mat1 @ mat2: ONNX Gemm.
+// addmm(self, mat1, mat2, beta, alpha) = beta * self + alpha * mat1 @ mat2: ONNX Gemm. When mat2
+// is a folded t(weight) (nn.Linear: addmm(bias, x, t(weight))), the Gemm reads the weight as
+// stored with transB = 1, as torch.onnx.export writes a Linear (the weight-stationary layout).
 void addmm_op(B& b) {
   const std::string c = b.in("self"), a = b.in("mat1"), m = b.in("mat2");
   const Ints &sa = b.shape(a), &sm = b.shape(m);
@@ -192,8 +194,15 @@ void addmm_op(B& b) {
   auto bs = broadcast_shapes(b.shape(c), y);
   if (!bs || *bs != y) b.fail(fmt::format("inconsistent shapes: addmm bias {} does not broadcast to {}", dims_str(b.shape(c)), dims_str(y)));
   b.expect_out_shape(0, y, "addmm");
-  b.node("Gemm", {a, m, c}, {b.out(0)},
-         {{"alpha", static_cast<float>(b.number("alpha", 1.0))}, {"beta", static_cast<float>(b.number("beta", 1.0))}});
+  std::map<std::string, AttrValue> attrs = {{"alpha", static_cast<float>(b.number("alpha", 1.0))},
+                                            {"beta", static_cast<float>(b.number("beta", 1.0))}};
+  auto w = b.state().transpose_of.find(m);
+  if (w != b.state().transpose_of.end()) {
+    attrs["transB"] = int64_t{1};
+    b.node("Gemm", {a, w->second, c}, {b.out(0)}, attrs);
+    return;
+  }
+  b.node("Gemm", {a, m, c}, {b.out(0)}, attrs);
 }
 
 // baddbmm(self, batch1, batch2, beta, alpha) = beta * self + alpha * batch1 @ batch2.
@@ -340,6 +349,13 @@ void convolution_backward_op(B& b) {
   if (mask.size() != 3) b.fail("output_mask must have 3 entries");
   if (sg[0] != sx[0] || sg[1] != sw[0] || sx[1] != sw[1] * a.groups)
     b.fail(fmt::format("inconsistent shapes: grad_output {}, input {}, weight {}", dims_str(sg), dims_str(sx), dims_str(sw)));
+  for (int i = 0; i < 2; ++i) {  // grad_output has the forward convolution's output size
+    const int64_t ext = a.dilation[i] * (sw[i + 2] - 1) + 1, in = sx[i + 2] + 2 * a.padding[i];
+    if (ext > in || (in - ext) / a.stride[i] + 1 != sg[i + 2])
+      b.fail(fmt::format("inconsistent shapes: grad_output {} is not the output of the convolution of input {} with "
+                         "weight {} (stride {}, padding {}, dilation {})", dims_str(sg), dims_str(sx), dims_str(sw),
+                         dims_str(a.stride), dims_str(a.padding), dims_str(a.dilation)));
+  }
   const int64_t N = sx[0], C = sx[1], M = sw[0], G = a.groups;
   if (mask[0] && b.out_used(0)) {
     b.expect_out_shape(0, sx, "grad_input of the input");
@@ -506,6 +522,10 @@ void batch_norm_op(B& b) {
       b.fail(fmt::format("inconsistent shapes: {} {} for {} channels", p, dims_str(b.shape(*t)), C));
     params.push_back(t ? *t : "");
   }
+  for (size_t i = 1; i < 3 && i < b.num_outputs(); ++i)  // save_mean, save_invstd: [C], or [0] in inference
+    if (b.op().outputs[i] >= 0 && b.out_info(i).shape != Ints{C} && b.out_info(i).shape != Ints{0})
+      b.fail(fmt::format("inconsistent shapes: output {} {} of batch_norm over {} channels", i,
+                         dims_str(b.out_info(i).shape), C));
   bool all_const = true;
   for (const auto& p : params) all_const = all_const && (p.empty() || b.info(p).is_constant);
   auto& st = b.state();
@@ -553,6 +573,15 @@ void layer_norm_op(B& b) {
   if (ns.empty() || ns.size() > sx.size() || !std::equal(ns.begin(), ns.end(), sx.end() - ns.size()))
     b.fail(fmt::format("inconsistent shapes: normalized_shape {} is not the trailing shape of {}", dims_str(ns), dims_str(sx)));
   b.expect_out_shape(0, sx, "layer_norm");
+  for (const char* p : {"weight", "bias"})
+    if (auto t = b.opt_in(p); t && b.shape(*t) != ns)
+      b.fail(fmt::format("inconsistent shapes: {} {} for normalized_shape {}", p, dims_str(b.shape(*t)), dims_str(ns)));
+  for (size_t i = 1; i < 3 && i < b.num_outputs(); ++i) {  // mean, rstd: the leading axes, 1 per normalised axis
+    if (b.op().outputs[i] < 0) continue;
+    Ints ms(sx.begin(), sx.end() - static_cast<long>(ns.size()));
+    ms.resize(sx.size(), 1);
+    b.expect_out_shape(i, ms, "layer_norm's statistics");
+  }
   auto w = b.opt_in("weight");
   std::string scale;
   if (w) {
@@ -687,11 +716,32 @@ void adaptive_avg_pool_op(B& b) {
 
 // ---- data movement --------------------------------------------------------------------------
 
+// The shape a view/reshape `size` (or `shape`) argument gives a tensor of `n` elements (one -1
+// inferred, as torch does).
+Ints view_shape(B& b, Ints size, int64_t n) {
+  int64_t known = 1, infer = -1;
+  for (size_t i = 0; i < size.size(); ++i) {
+    if (size[i] == -1) {
+      if (infer >= 0) b.fail(fmt::format("size {} has more than one -1", dims_str(size)));
+      infer = static_cast<int64_t>(i);
+    } else if (size[i] < 0) {
+      b.fail(fmt::format("size {} has a negative entry", dims_str(size)));
+    } else {
+      known *= size[i];
+    }
+  }
+  if (infer >= 0) size[static_cast<size_t>(infer)] = known == 0 ? 0 : n / known;
+  return size;
+}
+
 void reshape_op(B& b, const char* arg = "self") {
   const std::string x = b.in(arg);
   const Ints& y = b.out_info(0).shape;
   if (numel(b.shape(x)) != numel(y))
     b.fail(fmt::format("inconsistent shapes: a view of {} as {} changes the element count", dims_str(b.shape(x)), dims_str(y)));
+  for (const char* size_arg : {"size", "shape"})  // view, _unsafe_view, _reshape_alias / reshape
+    if (b.has(size_arg)) b.expect_out_shape(0, view_shape(b, b.ints(size_arg), numel(b.shape(x))), fmt::format("{} {}", size_arg, dims_str(b.ints(size_arg))));
+  if (b.is_tensor("other")) b.expect_out_shape(0, b.shape(b.in("other")), "view_as the other tensor");  // view_as
   b.node("Reshape", {x, b.ints_const(y)}, {b.out(0)});
 }
 
@@ -732,6 +782,29 @@ void transpose_op(B& b) {
   transpose_perm(b, x, perm);
 }
 
+}  // namespace
+
+std::optional<std::string> transposed_2d(AtenBuilder& b) {
+  const std::string n = b.op().name;
+  if (n != "aten::t" && n != "aten::transpose" && n != "aten::permute") return std::nullopt;
+  if (!b.is_tensor("self") || b.num_outputs() != 1 || b.op().outputs[0] < 0) return std::nullopt;
+  const std::string x = b.in("self");
+  const Ints& sx = b.shape(x);
+  if (sx.size() != 2) return std::nullopt;
+  if (n == "aten::transpose") {
+    const int64_t d0 = b.integer("dim0"), d1 = b.integer("dim1");
+    const int64_t a0 = d0 < 0 ? d0 + 2 : d0, a1 = d1 < 0 ? d1 + 2 : d1;
+    if (!((a0 == 0 && a1 == 1) || (a0 == 1 && a1 == 0))) return std::nullopt;
+  } else if (n == "aten::permute") {
+    const Ints p = b.ints("dims");
+    if (p.size() != 2 || !((p[0] == 1 || p[0] == -1) && (p[1] == 0 || p[1] == -2))) return std::nullopt;
+  }
+  if (b.out_info(0).shape != Ints{sx[1], sx[0]}) return std::nullopt;
+  return x;
+}
+
+namespace {
+
 void t_op(B& b) {
   const std::string x = b.in("self");
   if (b.shape(x).size() > 2) b.fail(fmt::format("t() of a tensor of rank {}", b.shape(x).size()));
@@ -758,6 +831,13 @@ void permute_op(B& b) {
 void expand_op(B& b) {
   const std::string x = b.in("self");
   const Ints& y = b.out_info(0).shape;
+  if (b.has("size")) {  // -1 keeps the axis (aligned from the right)
+    Ints size = b.ints("size");
+    const Ints& sx = b.shape(x);
+    for (size_t i = 0; i < size.size(); ++i)
+      if (size[i] == -1 && size.size() - i <= sx.size()) size[i] = sx[sx.size() - (size.size() - i)];
+    b.expect_out_shape(0, size, "expand to size " + dims_str(b.ints("size")));
+  }
   auto bs = broadcast_shapes(b.shape(x), y);
   if (!bs || *bs != y) b.fail(fmt::format("inconsistent shapes: {} does not expand to {}", dims_str(b.shape(x)), dims_str(y)));
   if (b.shape(x) == y) {
@@ -898,6 +978,9 @@ void dropout_op(B& b) {
 // Factories (empty, zeros, full, arange, *_like, fill_, zero_): the results are constants; a
 // known fill value makes them splats. No device work.
 void factory_op(B& b, std::optional<double> fill) {
+  if (b.has("size") && !b.is_tensor("size")) b.expect_out_shape(0, b.ints("size"), "size " + dims_str(b.ints("size")));
+  else if (b.is_tensor("self") && !b.has("size") && b.short_name() != "arange")  // *_like, zero_, fill_
+    b.expect_out_shape(0, b.shape(b.in("self")), "a result like self");
   for (size_t i = 0; i < b.num_outputs(); ++i) {
     const std::string o = b.out(i, /*keep_unused=*/true);
     if (o.empty()) continue;

@@ -1,12 +1,14 @@
 #include "workloads/torch/op_trace.h"
 
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "base/input_file.h"
 
 namespace photon {
 namespace {
@@ -42,6 +44,15 @@ std::string as_string(const json& v, const std::string& what) {
   return v.get<std::string>();
 }
 
+// An optional string field of an object: `dflt` when absent, an Error naming it when it is
+// present but not a string (never the JSON library's type error).
+std::string opt_string(const json& obj, const char* key, const std::string& dflt, const std::string& where) {
+  auto it = obj.find(key);
+  if (it == obj.end()) return dflt;
+  if (!it->is_string()) throw Error(fmt::format("{}\"{}\" is not a string (it is {})", where, key, it->type_name()));
+  return it->get<std::string>();
+}
+
 std::vector<int64_t> as_ids(const json& v, const std::string& what, size_t count) {
   if (!v.is_array()) throw Error(fmt::format("{} is not a list of tensor ids", what));
   std::vector<int64_t> ids;
@@ -52,6 +63,17 @@ std::vector<int64_t> as_ids(const json& v, const std::string& what, size_t count
     ids.push_back(id);
   }
   return ids;
+}
+
+// {"float": "inf" | "-inf" | "nan"}: the trace's spelling of a non-finite number (JSON has none).
+bool non_finite(const json& v, double* out) {
+  if (!v.is_object() || v.size() != 1 || !v.contains("float") || !v["float"].is_string()) return false;
+  const std::string f = v["float"].get<std::string>();
+  if (f == "inf") *out = std::numeric_limits<double>::infinity();
+  else if (f == "-inf") *out = -std::numeric_limits<double>::infinity();
+  else if (f == "nan") *out = std::numeric_limits<double>::quiet_NaN();
+  else return false;
+  return true;
 }
 
 TraceTensor read_tensor(const json& t, size_t id) {
@@ -95,7 +117,8 @@ TraceTensor read_tensor(const json& t, size_t id) {
     for (const auto& v : data) {
       if (v.is_boolean()) r.data.push_back(v.get<bool>() ? 1.0 : 0.0);
       else if (v.is_number()) r.data.push_back(v.get<double>());
-      else throw Error(where + ": a data value is not a number");
+      else if (double f = 0; non_finite(v, &f)) r.data.push_back(f);
+      else throw Error(where + ": a data value is not a number (nor {\"float\": \"inf\" | \"-inf\" | \"nan\"})");
     }
   }
   return r;
@@ -120,7 +143,7 @@ TraceOp read_op(const json& o, size_t index, size_t tensor_count) {
   r.index = index;
   if (!o.is_object()) throw Error(fmt::format("op {} is not an object", index));
   r.op = as_string(field(o, "op", fmt::format("op {}", index)), fmt::format("op {} name", index));
-  r.module = o.contains("module") ? as_string(o["module"], "module") : "";
+  r.module = opt_string(o, "module", "", fmt::format("op {}: ", index));
   const std::string ctx = op_context(r);
   return with_error_context(ctx, [&] {
     const size_t colons = r.op.find("::");
@@ -157,6 +180,8 @@ TraceOp read_op(const json& o, size_t index, size_t tensor_count) {
         r.alias_of[i] = al[i]["arg"].get<std::string>();
         if (!r.args.contains(r.alias_of[i]))
           throw Error(fmt::format("output {} aliases argument '{}', which the op does not have", i, r.alias_of[i]));
+        if (al[i].contains("write") && !al[i]["write"].is_boolean())
+          throw Error(fmt::format("aliases entry {}: \"write\" is not a bool", i));
         r.writes[i] = al[i].value("write", false);
       }
     }
@@ -173,6 +198,7 @@ std::string op_context(const TraceOp& op) {
 }
 
 OpTrace read_op_trace(const std::string& path) {
+  check_regular_file(path);  // a FIFO or a device would block or never end
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open file");
   std::ostringstream ss;
@@ -187,15 +213,19 @@ OpTrace read_op_trace(const std::string& path) {
     throw Error(fmt::format("not a {} JSON document: parse error at byte {}{}", at_end ? "complete" : "valid", e.byte,
                             at_end ? " (the file ends early: truncated?)" : ""));
   }
-  if (!j.is_object() || j.value("format", std::string()) != "photon-op-trace")
+  if (!j.is_object() || !j.contains("format") || !j["format"].is_string() ||
+      j["format"].get<std::string>() != "photon-op-trace")
     throw Error("not an op trace (no \"format\": \"photon-op-trace\")");
   OpTrace t;
-  t.version = static_cast<int>(as_int(field(j, "version", "trace"), "version"));
-  if (t.version < 1 || t.version > kOpTraceVersion)
-    throw Error(fmt::format("op trace version {} is not supported (this reader: 1..{})", t.version, kOpTraceVersion));
-  t.producer = j.value("producer", std::string());
-  t.model = j.value("model", std::string());
-  t.mode = j.value("mode", std::string("inference"));
+  const json& version = field(j, "version", "trace");
+  if (!version.is_number_integer()) throw Error(fmt::format("\"version\" is not an integer (it is {})", version.type_name()));
+  const int64_t v = version.get<int64_t>();
+  if (v < 1 || v > kOpTraceVersion)
+    throw Error(fmt::format("op trace version {} is not supported (this reader: 1..{})", v, kOpTraceVersion));
+  t.version = static_cast<int>(v);
+  t.producer = opt_string(j, "producer", "", "");
+  t.model = opt_string(j, "model", "", "");
+  t.mode = opt_string(j, "mode", "inference", "");
   if (t.mode != "inference" && t.mode != "training")
     throw Error(fmt::format("mode '{}' is not inference or training", t.mode));
   const json& tensors = field(j, "tensors", "trace");

@@ -79,6 +79,7 @@ TorchGraph build(const OpTrace& trace) {
       const auto* row = torch_frontend::find_aten_row(op.name);
       if (!row && !torch_frontend::is_aten_operator(op.name))
         throw Error(fmt::format("unknown op '{}': not an ATen operator of torch 1.13", op.name));
+      torch_frontend::check_schema(op);
       std::vector<int64_t> ids = arg_tensors(op);
       ids.insert(ids.end(), op.outputs.begin(), op.outputs.end());
       for (int64_t id : ids) {
@@ -106,6 +107,7 @@ TorchGraph build(const OpTrace& trace) {
         for (size_t i = 0; i < op.outputs.size(); ++i)
           if (op.outputs[i] >= 0) b.make_constant(trace.tensors[static_cast<size_t>(op.outputs[i])].name);
         b.set_note("folded: data movement of constants");
+        if (const auto src = torch_frontend::transposed_2d(b)) st.transpose_of[b.out(0)] = *src;
       } else if (row) {
         row->build(b);
       } else {

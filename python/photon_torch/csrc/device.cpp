@@ -36,14 +36,24 @@ void free_block(void* p) {
 /// Host buffers registered in the simulated HBM; an allocation beyond its capacity is an error.
 struct PhotonAllocator final : c10::Allocator {
   c10::DataPtr allocate(size_t n) const override {
-    void* p = n ? c10::alloc_cpu(n) : nullptr;
-    if (p) {
-      try {
-        DeviceState::get().on_alloc(p, n);
-      } catch (const std::exception& e) {
-        c10::free_cpu(p);
-        TORCH_CHECK(false, e.what());
-      }
+    if (n == 0) return {nullptr, nullptr, &free_block, c10::Device(kDev, 0)};
+    // The simulated HBM decides first: a request beyond its capacity is the device's error, not
+    // the host allocator's (which would fail, or thrash, on the backing store).
+    try {
+      DeviceState::get().check_fits(n);
+    } catch (const std::exception& e) { TORCH_CHECK(false, e.what()); }
+    void* p = nullptr;
+    try {
+      p = c10::alloc_cpu(n);
+    } catch (const std::exception&) {
+      TORCH_CHECK(false, "photon device: the host cannot provide the ", n,
+                  " bytes of backing store for a block of the simulated HBM (host memory exhausted)");
+    }
+    try {
+      DeviceState::get().on_alloc(p, n);
+    } catch (const std::exception& e) {
+      c10::free_cpu(p);
+      TORCH_CHECK(false, e.what());
     }
     return {p, p, &free_block, c10::Device(kDev, 0)};
   }
@@ -53,14 +63,22 @@ struct PhotonAllocator final : c10::Allocator {
 PhotonAllocator g_allocator;
 REGISTER_ALLOCATOR(kDev, &g_allocator);
 
+/// The platform is one device: privateuseone:0 (or no index). Any other index is an error
+/// naming it, never a silent alias of device 0.
+void check_index(c10::optional<c10::Device> d) {
+  TORCH_CHECK(!d || d->type() != kDev || d->index() <= 0, "photon device: privateuseone:", int(d->index()),
+              " does not exist; the platform is one device, privateuseone:0");
+}
+
 /// One device, one stream: the platform's command processor orders all work.
 struct PhotonGuardImpl final : c10::impl::DeviceGuardImplInterface {
   c10::DeviceType type() const override { return kDev; }
-  c10::Device exchangeDevice(c10::Device) const override { return c10::Device(kDev, 0); }
-  c10::Device getDevice() const override { return c10::Device(kDev, 0); }
-  void setDevice(c10::Device d) const override {
-    TORCH_CHECK(d.index() <= 0, "photon device: there is one device (index 0), not ", int(d.index()));
+  c10::Device exchangeDevice(c10::Device d) const override {
+    check_index(d);
+    return c10::Device(kDev, 0);
   }
+  c10::Device getDevice() const override { return c10::Device(kDev, 0); }
+  void setDevice(c10::Device d) const override { check_index(d); }
   void uncheckedSetDevice(c10::Device) const noexcept override {}
   c10::Stream getStream(c10::Device d) const noexcept override {
     return c10::Stream(c10::Stream::DEFAULT, d);
@@ -79,15 +97,17 @@ Tensor cpu_view(const Tensor& t) {
 }
 
 Tensor empty_memory_format(at::IntArrayRef size, c10::optional<at::ScalarType> dtype,
-                           c10::optional<at::Layout>, c10::optional<at::Device>, c10::optional<bool>,
+                           c10::optional<at::Layout>, c10::optional<at::Device> device, c10::optional<bool>,
                            c10::optional<at::MemoryFormat> mf) {
+  check_index(device);
   DeviceState::get().count_memory_op("aten::empty.memory_format");
   return at::detail::empty_generic(size, &g_allocator, c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
                                    c10::dtype_or_default(dtype), mf);
 }
 
 Tensor empty_strided(at::IntArrayRef size, at::IntArrayRef stride, c10::optional<at::ScalarType> dtype,
-                     c10::optional<at::Layout>, c10::optional<at::Device>, c10::optional<bool>) {
+                     c10::optional<at::Layout>, c10::optional<at::Device> device, c10::optional<bool>) {
+  check_index(device);
   DeviceState::get().count_memory_op("aten::empty_strided");
   return at::detail::empty_strided_generic(size, stride, &g_allocator,
                                            c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
@@ -159,15 +179,16 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     if (!iv.isList() || iv.isTensorList()) continue;
     const c10::List<c10::IValue> list = iv.toList();
     bool on_device = false;
+    // A None index (x[:, idx]) arrives as an undefined tensor: it has no device.
     for (size_t j = 0; j < list.size(); ++j) {
       const c10::IValue e = list.get(j);
-      on_device = on_device || (e.isTensor() && e.toTensor().device().type() == kDev);
+      on_device = on_device || (e.isTensor() && e.toTensor().defined() && e.toTensor().device().type() == kDev);
     }
     if (!on_device) continue;
     c10::List<c10::optional<Tensor>> moved;
     for (size_t j = 0; j < list.size(); ++j) {
       const c10::IValue e = list.get(j);
-      if (e.isTensor())
+      if (e.isTensor() && e.toTensor().defined())
         moved.push_back(cpu_view(e.toTensor()));
       else
         moved.push_back(c10::nullopt);
@@ -181,9 +202,13 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 
 // ---- GEMM kernels ---------------------------------------------------------------------------
 
+/// An operand of a device GEMM: float32 and on the device (a CPU operand is an error naming it,
+/// as PyTorch's own kernels refuse operands on two devices).
 void check_float(const char* op, const Tensor& t, const char* what) {
   TORCH_CHECK(t.scalar_type() == at::kFloat, "photon device: ", op, ": ", what, " has dtype ",
               t.scalar_type(), "; the optical GEMM engine computes float32 (convert with .float())");
+  TORCH_CHECK(t.device().type() == kDev || (t.dim() == 0 && t.device().is_cpu()), "photon device: ", op, ": ", what,
+              " is on ", t.device(), ", the other operands on the device (move it with .to(photon_torch.device()))");
 }
 
 /// c[m x n] = a[m x k] * B with B given transposed, bt[n x k] (the layout of Linear and conv
@@ -222,7 +247,14 @@ std::string signature(const std::string& op,
       continue;
     }
     args[names[i]] = {{"tensor", ts.size()}};
-    ts.push_back({{"shape", tensors[i].first->sizes().vec()}, {"kind", tensors[i].second}});
+    const Tensor& t = *tensors[i].first;
+    nlohmann::json e = {{"shape", t.sizes().vec()}, {"kind", tensors[i].second}};
+    // A weight operand that is the transpose of a stored matrix (nn.Linear's t(weight)): timed as
+    // t() of the stored weight, as a trace of the same layer records it (docs/torch.md "Device").
+    if (t.dim() == 2 && std::string(tensors[i].second) == "param" && t.size(0) > 1 && t.size(1) > 1 &&
+        t.stride(0) == 1 && t.stride(1) == t.size(0))
+      e["transposed"] = true;
+    ts.push_back(std::move(e));
   }
   return nlohmann::json{{"op", op}, {"tensors", ts}, {"args", args}, {"out", out.sizes().vec()}}.dump();
 }
@@ -277,6 +309,111 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
       "aten::bmm",
       signature("aten::bmm.default", {{&self, "input"}, {&mat2, "input"}}, {"self", "mat2"}, {}, out));
   return out;
+}
+
+// Matrix-vector products: the engine's GEMM with one output column (vec is the stationary
+// operand, as B transposed [1 x k]); timed as the mm / addmm of that shape.
+Tensor mv(const Tensor& self, const Tensor& vec) {
+  check_float("aten::mv", self, "self");
+  check_float("aten::mv", vec, "vec");
+  TORCH_CHECK(self.dim() == 2 && vec.dim() == 1 && self.size(1) == vec.size(0), "photon device: aten::mv: shapes ",
+              self.sizes(), " and ", vec.sizes(), " do not multiply");
+  const int64_t m = self.size(0), k = self.size(1);
+  Tensor out = device_empty({m}, self);
+  engine_gemm(cpu_view(self).contiguous(), cpu_view(vec).reshape({1, k}).contiguous(), cpu_view(out).view({m, 1}));
+  DeviceState::get().count_device_op(
+      "aten::mv", nlohmann::json{{"op", "aten::mm.default"},
+                                 {"tensors", {{{"shape", {m, k}}, {"kind", "input"}}, {{"shape", {k, 1}}, {"kind", "param"}}}},
+                                 {"args", {{"self", {{"tensor", 0}}}, {"mat2", {{"tensor", 1}}}}},
+                                 {"out", {m, 1}}}
+                      .dump());
+  return out;
+}
+
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const at::Scalar& beta,
+             const at::Scalar& alpha) {
+  check_float("aten::addmv", self, "self");
+  check_float("aten::addmv", mat, "mat");
+  check_float("aten::addmv", vec, "vec");
+  TORCH_CHECK(mat.dim() == 2 && vec.dim() == 1 && mat.size(1) == vec.size(0), "photon device: aten::addmv: shapes ",
+              mat.sizes(), " and ", vec.sizes(), " do not multiply");
+  const int64_t m = mat.size(0), k = mat.size(1);
+  Tensor out = device_empty({m}, mat);
+  Tensor c = cpu_view(out);
+  engine_gemm(cpu_view(mat).contiguous(), cpu_view(vec).reshape({1, k}).contiguous(), c.view({m, 1}));
+  if (alpha.toDouble() != 1.0) c.mul_(alpha);
+  if (beta.toDouble() != 0.0) c.add_(cpu_view(self).expand_as(c), beta);
+  DeviceState::get().count_device_op(
+      "aten::addmv",
+      nlohmann::json{{"op", "aten::addmm.default"},
+                     {"tensors",
+                      {{{"shape", {m, 1}}, {"kind", "param"}},
+                       {{"shape", {m, k}}, {"kind", "input"}},
+                       {{"shape", {k, 1}}, {"kind", "param"}}}},
+                     {"args",
+                      {{"self", {{"tensor", 0}}},
+                       {"mat1", {{"tensor", 1}}},
+                       {"mat2", {{"tensor", 2}}},
+                       {"beta", beta.toDouble()},
+                       {"alpha", alpha.toDouble()}}},
+                     {"out", {m, 1}}}
+          .dump());
+  return out;
+}
+
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const at::Scalar& beta,
+               const at::Scalar& alpha) {
+  check_float("aten::baddbmm", self, "self");
+  check_float("aten::baddbmm", batch1, "batch1");
+  check_float("aten::baddbmm", batch2, "batch2");
+  TORCH_CHECK(batch1.dim() == 3 && batch2.dim() == 3 && batch1.size(0) == batch2.size(0) &&
+                  batch1.size(2) == batch2.size(1),
+              "photon device: aten::baddbmm: shapes ", batch1.sizes(), " and ", batch2.sizes(), " do not multiply");
+  Tensor out = device_empty({batch1.size(0), batch1.size(1), batch2.size(2)}, batch1);
+  const Tensor a = cpu_view(batch1), b = cpu_view(batch2);
+  Tensor c = cpu_view(out);
+  for (int64_t i = 0; i < batch1.size(0); ++i) engine_gemm(a[i].contiguous(), b[i].t().contiguous(), c[i]);
+  if (alpha.toDouble() != 1.0) c.mul_(alpha);
+  if (beta.toDouble() != 0.0) c.add_(cpu_view(self).expand_as(c), beta);
+  DeviceState::get().count_device_op(
+      "aten::baddbmm",
+      signature("aten::baddbmm.default", {{&self, "input"}, {&batch1, "input"}, {&batch2, "input"}},
+                {"self", "batch1", "batch2"}, {{"beta", beta.toDouble()}, {"alpha", alpha.toDouble()}}, out));
+  return out;
+}
+
+// out= and in-place forms: the functional kernel above, then the result written into `out`
+// (resized as ATen's out= convention) or `self`.
+Tensor& write_out(const Tensor& r, Tensor& out) {
+  if (out.sizes() != r.sizes()) out.resize_(r.sizes());
+  cpu_view(out).copy_(cpu_view(r));
+  return out;
+}
+Tensor& mm_out(const Tensor& self, const Tensor& mat2, Tensor& out) { return write_out(::photon::torchdev::mm(self, mat2), out); }
+Tensor& bmm_out(const Tensor& self, const Tensor& mat2, Tensor& out) { return write_out(::photon::torchdev::bmm(self, mat2), out); }
+Tensor& mv_out(const Tensor& self, const Tensor& vec, Tensor& out) { return write_out(::photon::torchdev::mv(self, vec), out); }
+Tensor& addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const at::Scalar& beta,
+                  const at::Scalar& alpha, Tensor& out) {
+  return write_out(::photon::torchdev::addmm(self, mat1, mat2, beta, alpha), out);
+}
+Tensor& addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, const at::Scalar& beta,
+                  const at::Scalar& alpha, Tensor& out) {
+  return write_out(::photon::torchdev::addmv(self, mat, vec, beta, alpha), out);
+}
+Tensor& baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const at::Scalar& beta,
+                    const at::Scalar& alpha, Tensor& out) {
+  return write_out(::photon::torchdev::baddbmm(self, batch1, batch2, beta, alpha), out);
+}
+Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const at::Scalar& beta,
+               const at::Scalar& alpha) {
+  return write_out(::photon::torchdev::addmm(self, mat1, mat2, beta, alpha), self);
+}
+Tensor& addmv_(Tensor& self, const Tensor& mat, const Tensor& vec, const at::Scalar& beta, const at::Scalar& alpha) {
+  return write_out(::photon::torchdev::addmv(self, mat, vec, beta, alpha), self);
+}
+Tensor& baddbmm_(Tensor& self, const Tensor& batch1, const Tensor& batch2, const at::Scalar& beta,
+                 const at::Scalar& alpha) {
+  return write_out(::photon::torchdev::baddbmm(self, batch1, batch2, beta, alpha), self);
 }
 
 Tensor run_on_cpu_conv(const Tensor& x, const Tensor& w, const c10::optional<Tensor>& bias,
@@ -353,8 +490,9 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_outpu
                                                         at::IntArrayRef padding, at::IntArrayRef dilation,
                                                         bool transposed, at::IntArrayRef output_padding,
                                                         int64_t groups, std::array<bool, 3> mask) {
-  for (const Tensor* t : {&grad_output, &input, &weight})
-    check_float("aten::convolution_backward", *t, "a tensor");
+  check_float("aten::convolution_backward", grad_output, "grad_output");
+  check_float("aten::convolution_backward", input, "input");
+  check_float("aten::convolution_backward", weight, "weight");
   if (!transposed && input.dim() == 4) {
     const int64_t N = input.size(0), C = input.size(1), M = weight.size(0), kh = weight.size(2),
                   kw = weight.size(3);
@@ -491,6 +629,18 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("mm", mm);
   m.impl("addmm", addmm);
   m.impl("bmm", bmm);
+  m.impl("mv", mv);
+  m.impl("addmv", addmv);
+  m.impl("baddbmm", baddbmm);
+  m.impl("mm.out", mm_out);
+  m.impl("bmm.out", bmm_out);
+  m.impl("mv.out", mv_out);
+  m.impl("addmm.out", addmm_out);
+  m.impl("addmv.out", addmv_out);
+  m.impl("baddbmm.out", baddbmm_out);
+  m.impl("addmm_", addmm_);
+  m.impl("addmv_", addmv_);
+  m.impl("baddbmm_", baddbmm_);
   m.impl("convolution_overrideable", convolution);
   m.impl("convolution_backward_overrideable", convolution_backward);
   m.impl("native_batch_norm", native_batch_norm);

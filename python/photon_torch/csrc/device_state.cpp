@@ -113,6 +113,22 @@ uint64_t DeviceState::next_stream() {
   return stream_++;
 }
 
+namespace {
+std::string out_of_hbm(uint64_t bytes, uint64_t in_use, uint64_t capacity) {
+  return fmt::format("photon device: out of simulated HBM: {} bytes requested, {} of {} in use "
+                     "(capacity from the hbm.* keys and cpu.ring_base)",
+                     bytes, in_use, capacity);
+}
+}  // namespace
+
+void DeviceState::check_fits(uint64_t bytes) const {
+  std::lock_guard<std::mutex> l(mu_);
+  const uint64_t size = bytes > cfg_.capacity_bytes ? bytes : round_up(std::max<uint64_t>(bytes, 1));
+  for (const auto& [off, free] : free_)
+    if (free >= size) return;
+  throw std::runtime_error(out_of_hbm(bytes, in_use_, cfg_.capacity_bytes));
+}
+
 uint64_t DeviceState::on_alloc(const void* host, uint64_t bytes) {
   std::lock_guard<std::mutex> l(mu_);
   const uint64_t size = round_up(std::max<uint64_t>(bytes, 1));
@@ -127,10 +143,7 @@ uint64_t DeviceState::on_alloc(const void* host, uint64_t bytes) {
     ++allocations_;
     return cfg_.hbm_base + off;
   }
-  throw std::runtime_error(
-      fmt::format("photon device: out of simulated HBM: {} bytes requested, {} of {} in use "
-                  "(capacity from the hbm.* keys and cpu.ring_base)",
-                  bytes, in_use_, cfg_.capacity_bytes));
+  throw std::runtime_error(out_of_hbm(bytes, in_use_, cfg_.capacity_bytes));
 }
 
 void DeviceState::on_free(const void* host) {

@@ -48,6 +48,9 @@ class DeviceState {
   /// for the host buffer `host`; returns the data-NoC address. Throws std::runtime_error naming
   /// the request, the bytes in use and the capacity when it does not fit.
   uint64_t on_alloc(const void* host, uint64_t bytes);
+  /// Throws the error of on_alloc() if `bytes` would not fit now (checked before the host
+  /// backing store is allocated).
+  void check_fits(uint64_t bytes) const;
   void on_free(const void* host);
   /// Data-NoC address of the block of host buffer `host`; false if it is not a device block.
   bool address_of(const void* host, uint64_t* address) const;

@@ -1,0 +1,59 @@
+// Calibrations of the HBM fast-forward (README.md "Fast-forward of large bulk accesses"): the
+// sampled windows of one stream shape, and a memo of them across simulations.
+//
+// A calibration (HbmController::calibrate) is a pure function of the HBM configuration and of
+// the stream that triggers it (direction, address, shape): it runs a fresh controller on a
+// synthetic stream built from those alone. A process that simulates many configurations with
+// the same HBM (a sweep worker) can therefore compute each calibration once and reuse it: the
+// memo is off by default, and when on, every simulation is exactly what it would have been
+// without it (tests/models/hbm/hbm_calibration_test.cpp).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/hbm/hbm_channel.h"
+#include "models/hbm/hbm_config.h"
+
+namespace photon {
+
+/// One unit's sampling window of a stream shape.
+struct HbmRateProbe {
+  enum State { kIdle, kWaiting, kOpen, kClosed } state = kIdle;
+  uint64_t start_ref = 0;             ///< window opens at the first request once refreshes >= this
+  uint64_t cycle = 0, end_cycle = 0;  ///< unit clock at the window's first / last request, tCK
+  uint64_t accesses = 0;              ///< requests the unit took in the window after the first one
+  HbmCounters ctr, end_ctr;           ///< unit counters at those requests
+};
+
+/// The process-wide memo of calibrations (off until enable()).
+class HbmCalibrationMemo {
+ public:
+  static HbmCalibrationMemo& instance();
+
+  void enable(bool on) { enabled_ = on; }
+  bool enabled() const { return enabled_; }
+  /// The key of a calibration: every HbmConfig value, the direction, the triggering stream's
+  /// address and its shape (row_bytes, stride of HbmController's shape key).
+  static std::string key(const HbmConfig& cfg, bool is_write, uint64_t addr, uint64_t row_bytes,
+                         uint64_t stride);
+  /// The memoised windows of `key`, or nullptr.
+  const std::vector<HbmRateProbe>* find(const std::string& key) const;
+  void put(const std::string& key, const std::vector<HbmRateProbe>& probes);
+  /// Entries as JSON ({"entries": [{key, probes}]}), all or those added after the first `from`.
+  nlohmann::json to_json(size_t from = 0) const;
+  /// Adds the entries of `j` (from to_json). Throws Error for malformed JSON.
+  void merge(const nlohmann::json& j);
+  size_t size() const { return order_.size(); }
+
+ private:
+  bool enabled_ = false;
+  std::map<std::string, std::vector<HbmRateProbe>> entries_;
+  std::vector<std::string> order_;  ///< keys in insertion order
+};
+
+}  // namespace photon
