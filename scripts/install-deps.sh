@@ -3,6 +3,7 @@
 set -euo pipefail
 PKGS=(
   build-essential cmake pkg-config
+  clang libclang-rt-dev  # the fuzz build (bench/fuzz.sh): Clang with libFuzzer and the sanitizer runtimes
   libsystemc-dev verilator
   libyaml-cpp-dev libboost-dev libgtest-dev libgmock-dev
   libonnx-dev libprotobuf-dev protobuf-compiler

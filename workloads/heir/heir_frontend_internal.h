@@ -42,6 +42,13 @@ class Frontend {
 
  private:
   static constexpr size_t kMaxOps = size_t{1} << 26;  ///< guard against runaway unrolling
+  /// Steps of the whole run: every op executed (a loop body's ops once per trip, a callee's once
+  /// per call) and every loop trip. More is an error, so nested loops or a fan-out of calls end
+  /// within seconds, whether or not they hold FHE ops. 2^22: about 1000 times the largest program
+  /// in ../shared/inputs/heir (a 1024-trip loop); macro-ops (Orion) emit many FHE ops per step.
+  static constexpr unsigned long long kMaxSteps = 1ull << 22;
+  /// Trips of one scf.for that are unrolled (refused before the loop runs, naming it).
+  static constexpr unsigned long long kMaxLoopTrips = kMaxSteps;
 
   // Set-up and values (heir_frontend.cpp).
   const CtTypeInfo& type_info(const mlir::Attr& t) const;
@@ -68,6 +75,8 @@ class Frontend {
   std::vector<Value> run_func(const mlir::Func& f, const std::vector<Value>& args, int depth);
   void run_region(const mlir::Region& r, Scope& s, int depth, std::vector<Value>* terminator);
   void run_op(const mlir::Operation& op, Scope& s, int depth);
+  /// Counts one step (an op executed or a loop trip) of `op`; above kMaxSteps an Error at `op`.
+  void count_step(const mlir::Operation& op);
   [[noreturn]] void fail_unknown(const mlir::Operation& op) const;
   void run_constant(const mlir::Operation& op, Scope& s);
   /// `arith.constant dense_resource<key> : tensor<1xiN>` (token `tok`): an integer constant read
@@ -90,6 +99,7 @@ class Frontend {
   fhe::FheProgram prog_;
   ProgramParams pp_;
   bool noted_encode_ = false, noted_fresh_ = false, warned_level_ = false;
+  unsigned long long steps_ = 0;  ///< steps so far (count_step), against kMaxSteps
   mutable std::unordered_map<const mlir::Attr*, CtTypeInfo> type_cache_;  // types are shared nodes
 };
 

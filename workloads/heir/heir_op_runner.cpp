@@ -2,6 +2,7 @@
 // (constants, integer arithmetic, calls, scf.for), and the ops that append FheOps.
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 
 #include "base/error.h"
 #include "workloads/heir/heir_frontend_internal.h"
@@ -40,7 +41,14 @@ void Frontend::run_region(const Region& r, Scope& s, int depth, std::vector<Valu
   }
 }
 
+void Frontend::count_step(const Operation& op) {
+  if (++steps_ > kMaxSteps)
+    fail(op, "more than " + std::to_string(kMaxSteps) +
+                 " operations and loop trips executed while unrolling loops and inlining calls");
+}
+
 void Frontend::run_op(const Operation& op, Scope& s, int depth) {
+  count_step(op);
   const OpClass c = classify_op(op.name);
   switch (c.sem) {
     case Sem::Unknown: fail_unknown(op);
@@ -140,18 +148,28 @@ void Frontend::run_arith(const Operation& op, Scope& s) {
     in.push_back(it->second.cst);
   }
   std::string o = op.name.substr(6);
+  const bool binary = o == "addi" || o == "subi" || o == "muli" || o == "divsi" || o == "divui" ||
+                      o == "floordivsi" || o == "remsi" || o == "remui";
+  if (binary && op.operands.size() != 2)
+    fail(op, op.name + " takes 2 operands, got " + std::to_string(op.operands.size()));
   if (in.size() == op.operands.size() && !in.empty()) {
+    // addi, subi and muli wrap around in two's complement (MLIR arith dialect); signed division
+    // of the most negative value by -1 overflows, which the dialect leaves undefined.
+    using U = unsigned long long;
     v.has_cst = true;
     if (o == "addi")
-      v.cst = in[0] + in.at(1);
+      v.cst = static_cast<long long>(U(in[0]) + U(in[1]));
     else if (o == "subi")
-      v.cst = in[0] - in.at(1);
+      v.cst = static_cast<long long>(U(in[0]) - U(in[1]));
     else if (o == "muli")
-      v.cst = in[0] * in.at(1);
-    else if ((o == "divsi" || o == "divui" || o == "floordivsi") && in.at(1) != 0)
+      v.cst = static_cast<long long>(U(in[0]) * U(in[1]));
+    else if ((o == "divsi" || o == "divui" || o == "floordivsi") && in[1] == -1 &&
+             in[0] == std::numeric_limits<long long>::min())
+      fail(op, op.name + ": " + std::to_string(in[0]) + " / -1 overflows");
+    else if ((o == "divsi" || o == "divui" || o == "floordivsi") && in[1] != 0)
       v.cst = in[0] / in[1];
-    else if ((o == "remsi" || o == "remui") && in.at(1) != 0)
-      v.cst = in[0] % in[1];
+    else if ((o == "remsi" || o == "remui") && in[1] != 0)
+      v.cst = in[1] == -1 ? 0 : in[0] % in[1];  // x % -1 is 0 (INT_MIN % -1 overflows in C++)
     else if (o == "index_cast" || o == "index_castui" || o == "extsi" || o == "extui" || o == "trunci")
       v.cst = in[0];
     else
@@ -227,18 +245,25 @@ void Frontend::run_for(const Operation& op, Scope& s, int depth) {
   }
   if (v[2] <= 0) fail(op, "loop 'scf.for " + iv + "': step " + std::to_string(v[2]) + " is not positive");
   if (op.regions.size() != 1) fail(op, "loop 'scf.for " + iv + "': expected one body region");
-  long long trips = v[1] > v[0] ? (v[1] - v[0] + v[2] - 1) / v[2] : 0;
-  if (trips > 10'000'000) fail(op, "loop 'scf.for " + iv + "': " + std::to_string(trips) + " iterations");
+  // Trip count and induction values in unsigned arithmetic: ub - lb of any two 64-bit bounds
+  // fits, where the signed difference (and lb + k * step near the top) would overflow.
+  using U = unsigned long long;
+  const U span = v[1] > v[0] ? U(v[1]) - U(v[0]) : 0;
+  const U trips = span / U(v[2]) + (span % U(v[2]) != 0);
+  if (trips > kMaxLoopTrips)
+    fail(op, "loop 'scf.for " + iv + "': " + std::to_string(trips) + " iterations (at most " +
+                 std::to_string(kMaxLoopTrips) + " are unrolled)");
   std::vector<Value> carried;
   for (const auto& [a, init] : iter) {
     (void)a;
     auto it = s.find(init);
     carried.push_back(it != s.end() ? it->second : Value{});
   }
-  for (long long i = v[0]; i < v[1]; i += v[2]) {
+  for (U k = 0; k < trips; ++k) {
+    count_step(op);
     Value ivv;
     ivv.has_cst = true;
-    ivv.cst = i;
+    ivv.cst = static_cast<long long>(U(v[0]) + k * U(v[2]));  // in [lb, ub): representable
     s[iv] = ivv;
     for (size_t k = 0; k < iter.size(); ++k) s[iter[k].first] = carried[k];
     std::vector<Value> yielded;

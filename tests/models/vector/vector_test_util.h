@@ -15,11 +15,14 @@ struct VecSpm {
   std::vector<uint8_t> bytes;
   explicit VecSpm(size_t size) : bytes(size, 0xCD) {}
   MemView view() { return MemView{bytes.data(), bytes.size()}; }
+  // memcpy's pointers must be valid even for 0 bytes: an empty vector's data() may be null.
   void put(uint64_t off, const std::vector<float>& v) {
+    if (v.empty()) return;
     std::memcpy(bytes.data() + off, v.data(), v.size() * 4);
   }
   std::vector<float> get(uint64_t off, size_t count) const {
     std::vector<float> v(count);
+    if (count == 0) return v;
     std::memcpy(v.data(), bytes.data() + off, count * 4);
     return v;
   }
