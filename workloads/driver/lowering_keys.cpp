@@ -25,9 +25,9 @@ const std::vector<std::string>& lowering_config_keys(const std::string& frontend
       "optical_gemm.pipeline_depth", "optical_gemm.weight_mode", "optical_gemm.weight_program_ns",
       PHOTON_MEMORY_MAP_KEYS,        PHOTON_HBM_CAPACITY_KEYS};
   // workloads/fhe: limb word width, bootstrapping and key switching (fhe.*), scratchpad slots and
-  // key placement (fhe_lowering.cpp).
-  static const std::vector<std::string> heir = {"fhe.", "ntt.word_bits", PHOTON_MEMORY_MAP_KEYS,
-                                                PHOTON_HBM_CAPACITY_KEYS};
+  // key placement (fhe_lowering.cpp), packed residue width (ntt.storage_bits: limb sizes).
+  static const std::vector<std::string> heir = {"fhe.", "ntt.word_bits", "ntt.storage_bits",
+                                                PHOTON_MEMORY_MAP_KEYS, PHOTON_HBM_CAPACITY_KEYS};
   static const std::vector<std::string> none;
   if (frontend == "onnx") return onnx;
   if (frontend == "heir") return heir;

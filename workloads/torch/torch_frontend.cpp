@@ -1,4 +1,5 @@
 #include "workloads/torch/torch_frontend.h"
+#include "base/file_read.h"
 
 #include <algorithm>
 #include <set>
@@ -18,17 +19,30 @@ using torch_frontend::GraphState;
 // torch dtype -> graph dtype; source_type names the model's type when DType does not (the
 // ONNX spelling, as TensorInfo::source_type documents).
 void set_dtype(TensorInfo& t, const std::string& d) {
-  if (d == "float32") t.dtype = DType::Float32;
-  else if (d == "float64") t.dtype = DType::Float32, t.source_type = "DOUBLE";
-  else if (d == "bfloat16") t.dtype = DType::Float32, t.source_type = "BFLOAT16";
-  else if (d == "float16") t.dtype = DType::Float16;
-  else if (d == "int64") t.dtype = DType::Int64;
-  else if (d == "int32") t.dtype = DType::Int32;
-  else if (d == "int16") t.dtype = DType::Int32, t.source_type = "INT16";
-  else if (d == "int8") t.dtype = DType::Int32, t.source_type = "INT8";
-  else if (d == "uint8") t.dtype = DType::Int32, t.source_type = "UINT8";
-  else if (d == "bool") t.dtype = DType::Bool;
-  else t.dtype = DType::Other, t.source_type = d == "complex32" ? "COMPLEX32" : d == "complex64" ? "COMPLEX64" : "COMPLEX128";
+  if (d == "float32")
+    t.dtype = DType::Float32;
+  else if (d == "float64")
+    t.dtype = DType::Float32, t.source_type = "DOUBLE";
+  else if (d == "bfloat16")
+    t.dtype = DType::Float32, t.source_type = "BFLOAT16";
+  else if (d == "float16")
+    t.dtype = DType::Float16;
+  else if (d == "int64")
+    t.dtype = DType::Int64;
+  else if (d == "int32")
+    t.dtype = DType::Int32;
+  else if (d == "int16")
+    t.dtype = DType::Int32, t.source_type = "INT16";
+  else if (d == "int8")
+    t.dtype = DType::Int32, t.source_type = "INT8";
+  else if (d == "uint8")
+    t.dtype = DType::Int32, t.source_type = "UINT8";
+  else if (d == "bool")
+    t.dtype = DType::Bool;
+  else
+    t.dtype = DType::Other, t.source_type = d == "complex32"   ? "COMPLEX32"
+                                            : d == "complex64" ? "COMPLEX64"
+                                                               : "COMPLEX128";
 }
 
 TensorInfo tensor_info(const TraceTensor& tt) {
@@ -100,7 +114,8 @@ TorchGraph build(const OpTrace& trace) {
         any_tensor = true;
         all_const = all_const && g.tensors.at(trace.tensors[static_cast<size_t>(id)].name).is_constant;
       }
-      const bool any_output = std::any_of(op.outputs.begin(), op.outputs.end(), [](int64_t id) { return id >= 0; });
+      const bool any_output =
+          std::any_of(op.outputs.begin(), op.outputs.end(), [](int64_t id) { return id >= 0; });
       if (!any_output) {
         b.set_note("no tensor result (a query of sizes or metadata)");
       } else if (row && row->movement && any_tensor && all_const) {
@@ -120,7 +135,8 @@ TorchGraph build(const OpTrace& trace) {
         if (op.outputs[i] < 0 || st.uses[static_cast<size_t>(op.outputs[i])] == 0) continue;
         const std::string& name = trace.tensors[static_cast<size_t>(op.outputs[i])].name;
         if (!st.producer.count(name) && !g.tensors.at(name).is_constant)
-          throw Error(fmt::format("output {} ('{}') is read later but the op's mapping does not produce it", i, name));
+          throw Error(fmt::format("output {} ('{}') is read later but the op's mapping does not produce it",
+                                  i, name));
       }
       r.ops.push_back(std::move(rec));
     });
@@ -134,7 +150,8 @@ TorchGraph build(const OpTrace& trace) {
     used.insert(n.inputs.begin(), n.inputs.end());
     used.insert(n.outputs.begin(), n.outputs.end());
   }
-  for (auto it = g.tensors.begin(); it != g.tensors.end();) it = used.count(it->first) ? std::next(it) : g.tensors.erase(it);
+  for (auto it = g.tensors.begin(); it != g.tensors.end();)
+    it = used.count(it->first) ? std::next(it) : g.tensors.erase(it);
   r.host_reasons = std::move(st.host_reasons);
   return r;
 }
@@ -142,6 +159,7 @@ TorchGraph build(const OpTrace& trace) {
 }  // namespace
 
 TorchGraph load_op_trace(const std::string& path) {
+  regular_file_size(path, "an op trace (.ptrace)");  // its errors name the path themselves
   return with_error_context(path, [&] { return build(read_op_trace(path)); });
 }
 
