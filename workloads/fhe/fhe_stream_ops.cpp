@@ -10,20 +10,6 @@ namespace photon::fhe {
 
 namespace {
 
-TileOperand operand(const PolyRef& r, uint32_t polys, uint32_t lo, uint32_t n, bool read, bool write,
-                    ByteClass in_cls, ByteClass out_cls) {
-  TileOperand o;
-  o.ref = r;
-  o.polys = polys;
-  o.lo = lo;
-  o.n = n;
-  o.read = read;
-  o.write = write;
-  o.in_cls = in_cls;
-  o.out_cls = out_cls;
-  return o;
-}
-
 /// The ciphertext in place (read and written), 2 polynomials.
 TileOperand ct_rw(const PolyRef& r, uint32_t lo, uint32_t n, uint32_t polys = 2) {
   return operand(r, polys, lo, n, true, true, ByteClass::CtIn, ByteClass::CtOut);

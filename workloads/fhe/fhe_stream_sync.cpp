@@ -34,14 +34,7 @@ void FheStreamSync::dma_wait(uint64_t group) {
   for (; dma_waited_ <= group; ++dma_waited_) w_.sync(pcs::Opcode::Wait, pcs::Queue::Dma, kSemNttDone);
 }
 
-void FheStreamSync::ntt_access(uint64_t lo, uint64_t hi) {
-  uint64_t need = kNone;
-  touch(lo, hi, [&](const Range& r) {
-    if (r.dma != kNone && r.dma >= ntt_waited_) need = need == kNone ? r.dma : std::max(need, r.dma);
-  });
-  if (need != kNone) ntt_wait(need);
-  // Entries inside [lo, hi) are superseded: their DMA hazard is now ordered for the NTT queue and
-  // their NTT group is no later than the open one.
+void FheStreamSync::supersede(uint64_t lo, uint64_t hi) {
   ranges_.erase(std::remove_if(ranges_.begin(), ranges_.end(),
                                [&](const Range& r) {
                                  const bool inside = r.lo >= lo && r.hi <= hi;
@@ -50,6 +43,17 @@ void FheStreamSync::ntt_access(uint64_t lo, uint64_t hi) {
                                  return inside || stale;
                                }),
                 ranges_.end());
+}
+
+void FheStreamSync::ntt_access(uint64_t lo, uint64_t hi) {
+  uint64_t need = kNone;
+  touch(lo, hi, [&](const Range& r) {
+    if (r.dma != kNone && r.dma >= ntt_waited_) need = need == kNone ? r.dma : std::max(need, r.dma);
+  });
+  if (need != kNone) ntt_wait(need);
+  // Entries inside [lo, hi) are superseded: their DMA hazard is now ordered for the NTT queue and
+  // their NTT group is no later than the open one.
+  supersede(lo, hi);
   ranges_.push_back({lo, hi, kNone, ntt_signals_});
   ntt_open_ = true;
 }
@@ -60,14 +64,7 @@ void FheStreamSync::dma_access(uint64_t lo, uint64_t hi) {
     if (r.ntt != kNone && r.ntt >= dma_waited_) need = need == kNone ? r.ntt : std::max(need, r.ntt);
   });
   if (need != kNone) dma_wait(need);
-  ranges_.erase(std::remove_if(ranges_.begin(), ranges_.end(),
-                               [&](const Range& r) {
-                                 const bool inside = r.lo >= lo && r.hi <= hi;
-                                 const bool stale = (r.dma == kNone || r.dma < ntt_waited_) &&
-                                                    (r.ntt == kNone || r.ntt < dma_waited_);
-                                 return inside || stale;
-                               }),
-                ranges_.end());
+  supersede(lo, hi);
   ranges_.push_back({lo, hi, dma_signals_, kNone});
   dma_open_ = true;
 }

@@ -52,6 +52,9 @@ class FheStreamSync {
   /// (both hazards already ordered) dropped.
   template <class F>
   void touch(uint64_t lo, uint64_t hi, F&& f);
+  /// Drops the entries inside [lo, hi) (the access that follows supersedes them) and the stale
+  /// ones (both hazards already ordered).
+  void supersede(uint64_t lo, uint64_t hi);
 
   FheCommandWriter& w_;
   std::vector<Range> ranges_;

@@ -51,6 +51,21 @@ struct TileOperand {
   bool present() const { return n != 0; }
 };
 
+/// A TileOperand from its fields, in declaration order.
+inline TileOperand operand(const PolyRef& r, uint32_t polys, uint32_t lo, uint32_t n, bool read, bool write,
+                           ByteClass in_cls, ByteClass out_cls) {
+  TileOperand o;
+  o.ref = r;
+  o.polys = polys;
+  o.lo = lo;
+  o.n = n;
+  o.read = read;
+  o.write = write;
+  o.in_cls = in_cls;
+  o.out_cls = out_cls;
+  return o;
+}
+
 /// What a tile's compute sees: per operand position, the scratchpad address of its polynomial 0
 /// (limb lo) and the bytes between its polynomials and between its limbs in the scratchpad.
 struct TileView {
