@@ -18,10 +18,12 @@ namespace {
 /// A unit whose commands a pure-C++ Engine executes.
 template <class EngineT, class ConfigT>
 UnitImpl engine_impl(ConfigT PlatformConfig::*section, std::string doc) {
-  return {"tlm", std::move(doc), [section](const UnitContext& c) -> std::unique_ptr<QueueUnit> {
+  return {"tlm", std::move(doc),
+          [section](const UnitContext& c) -> std::unique_ptr<QueueUnit> {
             return std::make_unique<ComputeUnit>(c.wiring.unit.c_str(),
                                                  std::make_unique<EngineT>(c.cfg.*section), c.spm, c.wiring);
-          }};
+          },
+          nullptr};  // the engine's own validate() covers its section
 }
 
 }  // namespace
@@ -39,7 +41,8 @@ const std::vector<UnitDesc>& unit_table() {
        {{"tlm", "loosely timed TLM model (models/dma)",
          [](const UnitContext& c) -> std::unique_ptr<QueueUnit> {
            return std::make_unique<DmaUnit>("dma", c.cfg.dma, c.functional, c.wiring);
-         }}},
+         },
+         nullptr}},  // DmaConfig::validate() covers its section
        [](const PlatformConfig& c) { return dma_area(c.dma); }},
       {"optical_gemm",
        regs::QueueId::GEMM,
