@@ -78,11 +78,7 @@ void add_fhe_command(CLI::App& app, int& status) {
     for (const OpRow& row : rep.ops) {
       nlohmann::json x = {{"name", row.name}, {"kind", row.kind}, {"latency_ns", row.latency_ns}};
       if (!row.detail.empty()) x["detail"] = row.detail;
-      if (!row.memory.empty()) {
-        nlohmann::json m = nlohmann::json::object();
-        for (const auto& [name, value] : row.memory) m[name] = value;
-        x["memory"] = m;
-      }
+      if (!row.memory.empty()) x["memory"] = row.memory_json();
       rows.push_back(x);
     }
     r["ops"] = rows;

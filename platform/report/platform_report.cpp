@@ -52,11 +52,7 @@ nlohmann::json PlatformReport::to_json() const {
                 {"unit_ns", op.unit_ns},
                 {"work", op.work.to_json()}};
     if (!op.detail.empty()) row["detail"] = op.detail;
-    if (!op.memory.empty()) {
-      json memory = json::object();
-      for (const auto& [name, value] : op.memory) memory[name] = value;
-      row["memory"] = memory;
-    }
+    if (!op.memory.empty()) row["memory"] = op.memory_json();
     j_ops.push_back(row);
   }
   json area_mm2 = json::object(), area_parts = json::object();
@@ -104,6 +100,12 @@ uint64_t OpRow::memory_figure(const std::string& key) const {
   for (const auto& [name, value] : memory)
     if (name == key) return value;
   return 0;
+}
+
+nlohmann::json OpRow::memory_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : memory) j[name] = value;
+  return j;
 }
 
 std::vector<OpRow> op_rows(const pcs::Program& program, const std::vector<TraceEvent>& events,

@@ -59,6 +59,8 @@ struct OpRow {
   std::vector<std::pair<std::string, uint64_t>> memory;
   /// The value of memory figure `name`, 0 when absent.
   uint64_t memory_figure(const std::string& name) const;
+  /// `memory` as a JSON object {figure: bytes}.
+  nlohmann::json memory_json() const;
 };
 
 struct PlatformReport {
