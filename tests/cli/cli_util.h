@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/scratch.h"
+
 namespace photon_test {
 
 struct CliResult {
@@ -25,9 +27,8 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-inline std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "photon_cli_" + std::to_string(::getpid()) + "_" + name;
-}
+/// A file path in this process's scratch directory (removed at exit).
+inline std::string temp_path(const std::string& name) { return scratch_path(name); }
 
 /// `args` is appended to the binary path as given (shell-quoted by the caller where needed).
 inline CliResult photon(const std::string& args) {

@@ -18,6 +18,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/scratch.h"
+
 namespace photon_e2e {
 
 struct CliResult {
@@ -43,26 +45,7 @@ inline std::string shared(const std::string& rel) { return std::string(PHOTON_SH
 inline std::string onnx_input(const std::string& file) { return shared("inputs/onnx/" + file); }
 inline std::string heir_input(const std::string& file) { return shared("inputs/heir/" + file); }
 
-/// Directories made by fresh_dir(), removed when the test process exits.
-struct ScratchDirs {
-  std::vector<std::string> dirs;
-  ~ScratchDirs() {
-    std::error_code ec;
-    for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
-  }
-};
-
-/// A fresh, empty directory private to this process and `tag` (test names may run in parallel),
-/// removed at process exit.
-inline std::string fresh_dir(const std::string& tag) {
-  namespace fs = std::filesystem;
-  static ScratchDirs scratch;
-  fs::path d = fs::path(::testing::TempDir()) / ("photon_e2e_" + std::to_string(::getpid()) + "_" + tag);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  scratch.dirs.push_back(d.string());
-  return d.string();
-}
+using photon_test::fresh_dir;
 
 /// Runs `PHOTON_BINARY args` through the shell (`args` is shell-quoted by the caller where
 /// needed). stdout and stderr go to files in a private directory and are read back.

@@ -403,7 +403,7 @@ TEST(TorchFrontend, NonFiniteConstantsAreFloatObjects) {
 }
 
 TEST(TorchFrontend, FifosAndDevicesAreRefusedBeforeAnyRead) {
-  const std::string fifo = ::testing::TempDir() + "fifo_" + std::to_string(::getpid()) + ".ptrace";
+  const std::string fifo = photon_test::scratch_path("fifo.ptrace");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   auto error_of = [](const std::string& path) {
     try {

@@ -1,8 +1,6 @@
 // Test helper: builds op traces (docs/torch.md) in memory and writes them to temp files.
 #pragma once
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -10,6 +8,8 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "tests/support/scratch.h"
 
 namespace photon::test {
 
@@ -40,20 +40,28 @@ struct TraceBuilder {
     ops.push_back(o);
     return ids;
   }
-  int64_t op1(const std::string& o, nlohmann::json args, std::vector<int64_t> shape, const std::string& module = "") {
+  int64_t op1(const std::string& o, nlohmann::json args, std::vector<int64_t> shape,
+              const std::string& module = "") {
     return op(o, std::move(args), {shape}, module)[0];
   }
   nlohmann::json json() const {
-    return {{"format", "photon-op-trace"}, {"version", 1}, {"producer", "test"}, {"model", "Test"},
-            {"mode", "inference"}, {"tensors", tensors}, {"inputs", inputs}, {"outputs", outputs}, {"ops", ops}};
+    return {{"format", "photon-op-trace"},
+            {"version", 1},
+            {"producer", "test"},
+            {"model", "Test"},
+            {"mode", "inference"},
+            {"tensors", tensors},
+            {"inputs", inputs},
+            {"outputs", outputs},
+            {"ops", ops}};
   }
 };
 
 inline nlohmann::json T(int64_t id) { return {{"tensor", id}}; }
 
-/// Writes `text` to a fresh file in the test temp dir and returns its path.
+/// Writes `text` to a fresh file in the process's scratch directory and returns its path.
 inline std::string write_trace(const std::string& text, const std::string& stem) {
-  const std::string path = ::testing::TempDir() + stem + "_" + std::to_string(::getpid()) + ".ptrace";
+  const std::string path = photon_test::scratch_path(stem + ".ptrace");
   std::ofstream(path) << text;
   return path;
 }
