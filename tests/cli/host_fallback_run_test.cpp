@@ -1,6 +1,6 @@
 // `photon run --mode functional` on a model whose nodes fall back to the host (ConvTranspose,
-// Gather with a graph-input integer index, Resize): the host computes them between the device's
-// commands, and the outputs match PyTorch / NumPy (tests/workloads/fallback/host_op_cases.json,
+// Gather with a graph-input integer index, Resize, dilated pooling): the host computes them between the
+// device's commands, and the outputs match PyTorch / NumPy (tests/workloads/fallback/host_op_cases.json,
 // written by make_host_op_cases.py). Timing mode still states each fallback's host cost.
 #include <cmath>
 #include <filesystem>
@@ -46,7 +46,9 @@ std::string write_pb(const pt::TempDir& d, const std::string& file, const std::s
   return pt::write_bytes(d, file, t.SerializeAsString());
 }
 
-std::vector<float> read_pb(const std::string& path) { return photon::onnx_frontend::read_tensor_pb(path).data; }
+std::vector<float> read_pb(const std::string& path) {
+  return photon::onnx_frontend::read_tensor_pb(path).data;
+}
 
 void expect_close(const std::vector<float>& got, const std::vector<float>& want) {
   ASSERT_EQ(got.size(), want.size());
@@ -82,12 +84,15 @@ TEST(HostFallbackRun, FunctionalModeComputesFallbackNodesOnTheHost) {
   for (const char* o : {"y1", "y2", "y3"}) pt::add_output(m, o);
   const std::string model = pt::write_model(d, "fallbacks.onnx", m);
   const std::string x = write_pb(d, "x.pb", "x", shape_of(ct["inputs"][0]), data_of(ct["inputs"][0]), false);
-  const std::string idx = write_pb(d, "idx.pb", "idx", shape_of(ga["inputs"][1]), data_of(ga["inputs"][1]), true);
-  const std::string x2 = write_pb(d, "x2.pb", "x2", shape_of(rs["inputs"][0]), data_of(rs["inputs"][0]), false);
+  const std::string idx =
+      write_pb(d, "idx.pb", "idx", shape_of(ga["inputs"][1]), data_of(ga["inputs"][1]), true);
+  const std::string x2 =
+      write_pb(d, "x2.pb", "x2", shape_of(rs["inputs"][0]), data_of(rs["inputs"][0]), false);
   const std::string out = d.file("out"), rep = d.file("rep.json");
-  CliResult res = photon_test::photon("run --config " + src("configs/default.yaml") + " --workload " + model +
-                         " --mode functional --input x=" + x + " --input idx=" + idx + " --input x2=" + x2 +
-                         " --dump-outputs " + out + " --report " + rep + " -q");
+  CliResult res =
+      photon_test::photon("run --config " + src("configs/default.yaml") + " --workload " + model +
+                          " --mode functional --input x=" + x + " --input idx=" + idx + " --input x2=" + x2 +
+                          " --dump-outputs " + out + " --report " + rep + " -q");
   ASSERT_EQ(res.status, 0) << res.err;
   std::vector<float> want1 = data_of(ct["output"]);
   for (float& v : want1) v = std::max(v, 0.0f);
@@ -99,12 +104,57 @@ TEST(HostFallbackRun, FunctionalModeComputesFallbackNodesOnTheHost) {
   EXPECT_EQ(j["workload_info"]["coverage"]["fallback"], 3);
   EXPECT_GT(j["workload_info"]["host_fallback_ns"].get<double>(), 3 * 10000.0);
   // Timing mode: the same fallbacks, costed and not computed.
-  CliResult t = photon_test::photon("run --config " + src("configs/default.yaml") + " --workload " + model + " --report " + rep +
-                       " -q");
+  CliResult t = photon_test::photon("run --config " + src("configs/default.yaml") + " --workload " + model +
+                                    " --report " + rep + " -q");
   ASSERT_EQ(t.status, 0) << t.err;
   const auto jt = nlohmann::json::parse(slurp(rep));
   EXPECT_EQ(jt["workload_info"]["coverage"]["fallback"], 3);
   EXPECT_EQ(jt["workload_info"]["host_fallback_ns"], j["workload_info"]["host_fallback_ns"]);
+}
+
+TEST(HostFallbackRun, DilatedPoolingAndCubicResizeAreComputedOnTheHost) {
+  // y1 = MaxPool(x) with dilations, pads and ceil_mode (the vector unit pools without dilation),
+  // y2 = AveragePool(x2) in 3-D (the vector unit pools in 2-D), y3 = Resize(x3) cubic: all host
+  // fallbacks. (Dilated AveragePool needs opset 19; host_ops_test checks it.)
+  const auto mp = host_case("maxpool2d_dilation_pad_ceil");
+  const auto ap = host_case("averagepool3d_pad_count_include_pad");
+  const auto rc = host_case("resize_cubic_half_pixel");
+  pt::TempDir d;
+  auto m = pt::new_model(17);
+  pt::add_input(m, "x", shape_of(mp["inputs"][0]));
+  pt::add_input(m, "x2", shape_of(ap["inputs"][0]));
+  pt::add_input(m, "x3", shape_of(rc["inputs"][0]));
+  pt::add_int_init(m, "sizes", {4}, shape_of(rc["output"]));
+  auto* p = pt::add_node(m, "MaxPool", {"x"}, {"y1"}, "maxpool");
+  for (const char* k : {"kernel_shape", "strides", "pads", "dilations"})
+    pt::set_ints(p, k, mp["attrs"][k].get<std::vector<int64_t>>());
+  pt::set_int(p, "ceil_mode", 1);
+  auto* a = pt::add_node(m, "AveragePool", {"x2"}, {"y2"}, "avgpool");
+  for (const char* k : {"kernel_shape", "strides", "pads"})
+    pt::set_ints(a, k, ap["attrs"][k].get<std::vector<int64_t>>());
+  pt::set_int(a, "count_include_pad", 1);
+  auto* r = pt::add_node(m, "Resize", {"x3", "", "", "sizes"}, {"y3"}, "resize");
+  auto* mode = r->add_attribute();
+  mode->set_name("mode");
+  mode->set_type(onnx::AttributeProto::STRING);
+  mode->set_s("cubic");
+  for (const char* o : {"y1", "y2", "y3"}) pt::add_output(m, o);
+  const std::string model = pt::write_model(d, "pools.onnx", m);
+  std::string inputs;
+  for (const auto& [name, c] : {std::pair{"x", mp}, std::pair{"x2", ap}, std::pair{"x3", rc}})
+    inputs += std::string(" --input ") + name + "=" +
+              write_pb(d, std::string(name) + ".pb", name, shape_of(c["inputs"][0]), data_of(c["inputs"][0]),
+                       false);
+  const std::string out = d.file("out"), rep = d.file("rep.json");
+  CliResult res = photon_test::photon("run --config " + src("configs/default.yaml") + " --workload " + model +
+                                      " --mode functional" + inputs + " --dump-outputs " + out +
+                                      " --report " + rep + " -q");
+  ASSERT_EQ(res.status, 0) << res.err;
+  expect_close(read_pb(out + "/y1.pb"), data_of(mp["output"]));
+  expect_close(read_pb(out + "/y2.pb"), data_of(ap["output"]));
+  expect_close(read_pb(out + "/y3.pb"), data_of(rc["output"]));
+  const auto j = nlohmann::json::parse(slurp(rep));
+  EXPECT_EQ(j["workload_info"]["coverage"]["fallback"], 3);
 }
 
 TEST(HostFallbackRun, ConvertedOldModelReportsItsOpset) {
@@ -123,7 +173,8 @@ TEST(HostFallbackRun, ConvertedOldModelReportsItsOpset) {
   const std::string x = write_pb(d, "x.pb", "x", {1, 1, 2, 2}, {1, -2, 3, -4}, false);
   const std::string out = d.file("out"), rep = d.file("rep.json");
   CliResult res = photon_test::photon("run --config " + src("configs/default.yaml") + " --workload " + model +
-                         " --mode functional --input x=" + x + " --dump-outputs " + out + " --report " + rep + " -q");
+                                      " --mode functional --input x=" + x + " --dump-outputs " + out +
+                                      " --report " + rep + " -q");
   ASSERT_EQ(res.status, 0) << res.err;
   const auto j = nlohmann::json::parse(slurp(rep));
   EXPECT_EQ(j["workload_info"]["onnx_opset_converted_from"], 7);

@@ -1,6 +1,6 @@
 // `photon run` on small hand-built ONNX models: checks made before any simulation (host fallbacks
-// without a host reference in functional mode, Reshape element counts, colliding dump files, bad --dump-outputs paths,
-// repeated --input) and the note for inputs left at zero.
+// without a host reference in functional mode, Reshape element counts, colliding dump files, bad
+// --dump-outputs paths, repeated --input) and the note for inputs left at zero.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -22,15 +22,16 @@ std::string base_args(const std::string& model) {
   return "run --config " + src("configs/default.yaml") + " --workload " + model + " ";
 }
 
-/// y = MaxPool(x) over x 2x3x4x4 with kernel 2x2 and dilations 2x2: a host fallback without a
-/// host reference (y is 2x3x2x2).
-std::string dilated_pool_model(const pt::TempDir& d) {
+/// (y, idx) = MaxPool(x) over x 2x3x4x4 with kernel 2x2, stride 2, and its Indices output: a host
+/// fallback without a host reference (y and idx are 2x3x2x2).
+std::string pool_with_indices_model(const pt::TempDir& d) {
   auto m = pt::new_model(13);
   pt::add_input(m, "x", {2, 3, 4, 4});
-  auto* n = pt::add_node(m, "MaxPool", {"x"}, {"y"}, "mp");
+  auto* n = pt::add_node(m, "MaxPool", {"x"}, {"y", "idx"}, "mp");
   pt::set_ints(n, "kernel_shape", {2, 2});
-  pt::set_ints(n, "dilations", {2, 2});
+  pt::set_ints(n, "strides", {2, 2});
   pt::add_output(m, "y");
+  pt::add_output(m, "idx", onnx::TensorProto::INT64);
   return pt::write_model(d, "pool.onnx", m);
 }
 
@@ -137,12 +138,12 @@ TEST(OnnxRunChecks, DilatedGroupedConvMatchesDirectConvolution) {
 
 TEST(OnnxRunChecks, FunctionalRunWithHostFallbackFailsBeforeSimulating) {
   pt::TempDir d;
-  const std::string model = dilated_pool_model(d), rep = d.file("rep.json"), out = d.file("out");
+  const std::string model = pool_with_indices_model(d), rep = d.file("rep.json"), out = d.file("out");
   CliResult r = photon_test::photon(base_args(model) + "--mode functional --report " + rep +
                                     " --dump-outputs " + out + " -q");
   EXPECT_NE(r.status, 0);
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("functional mode cannot compute node 'mp' (MaxPool, pooling dilation > 1): "
+  EXPECT_NE(r.err.find("functional mode cannot compute node 'mp' (MaxPool, output 'idx' is not fp32): "
                        "host fallback is timing-only"),
             std::string::npos)
       << r.err;
@@ -154,8 +155,8 @@ TEST(OnnxRunChecks, FunctionalRunWithHostFallbackFailsBeforeSimulating) {
   nlohmann::json j = nlohmann::json::parse(slurp(rep));
   ASSERT_EQ(j["unsupported"].size(), 1u);
   EXPECT_EQ(j["unsupported"][0]["name"], "mp");
-  // Cost: kHostFixedNs + kHostNsPerElement * (96 input + 24 output elements) = 10000 + 120 ns.
-  EXPECT_DOUBLE_EQ(j["unsupported"][0]["host_cost_ns"].get<double>(), 10120.0);
+  // Cost: kHostFixedNs + kHostNsPerElement * (96 input + 2 x 24 output elements) = 10000 + 144 ns.
+  EXPECT_DOUBLE_EQ(j["unsupported"][0]["host_cost_ns"].get<double>(), 10144.0);
 }
 
 TEST(OnnxRunChecks, ReshapeWithDifferentElementCountIsAnError) {

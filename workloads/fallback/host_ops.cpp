@@ -1,6 +1,7 @@
 #include "workloads/fallback/host_ops.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -51,13 +52,14 @@ std::vector<HostTensor> gather(const Node& n, const Graph& g, const std::vector<
   const int64_t dim = data.shape[size_t(axis)];
   HostTensor out = output_like(n, g);
   const int64_t m = int64_t(idx.data.size());
-  if (int64_t(out.data.size()) != outer * m * inner) throw Error("output shape does not match data and indices");
+  if (int64_t(out.data.size()) != outer * m * inner)
+    throw Error("output shape does not match data and indices");
   for (int64_t j = 0; j < m; ++j) {
     const float fv = idx.data[size_t(j)];
     int64_t v = int64_t(std::llround(fv));
     if (!std::isfinite(fv) || double(v) != double(fv) || v < -dim || v >= dim)
-      throw Error("index " + std::to_string(fv) + " (element " + std::to_string(j) + ") is out of range for axis " +
-                  std::to_string(axis) + " of size " + std::to_string(dim));
+      throw Error("index " + std::to_string(fv) + " (element " + std::to_string(j) +
+                  ") is out of range for axis " + std::to_string(axis) + " of size " + std::to_string(dim));
     if (v < 0) v += dim;
     for (int64_t o = 0; o < outer; ++o)
       std::copy_n(&data.data[size_t((o * dim + v) * inner)], inner, &out.data[size_t((o * m + j) * inner)]);
@@ -66,13 +68,15 @@ std::vector<HostTensor> gather(const Node& n, const Graph& g, const std::vector<
 }
 
 // ---- Transpose: out[i_0..i_r-1] = x[i permuted back] ----
-std::vector<HostTensor> transpose(const Node& n, const Graph& g, const std::vector<const HostTensor*>& inputs) {
+std::vector<HostTensor> transpose(const Node& n, const Graph& g,
+                                  const std::vector<const HostTensor*>& inputs) {
   const HostTensor& x = in(inputs, 0, "data");
   const size_t r = x.shape.size();
   Shape perm = n.attr_ints("perm", {});
   if (perm.empty())
     for (size_t k = 0; k < r; ++k) perm.push_back(int64_t(r - 1 - k));
-  if (perm.size() != r) throw Error("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
+  if (perm.size() != r)
+    throw Error("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
   HostTensor out = output_like(n, g);
   const Shape xs = strides_of(x.shape);
   Shape idx(r, 0);
@@ -120,7 +124,8 @@ std::vector<HostTensor> softmax(const Node& n, const Graph& g, const std::vector
 
 // ---- ConvTranspose: every input element scatters its kernel-weighted copy into the output ----
 // y[n, g*Mg + m, o] += x[n, g*Cg + c, i] * w[g*Cg + c, m, k] with o = i*stride + k*dilation - pad_begin.
-std::vector<HostTensor> conv_transpose(const Node& n, const Graph& g, const std::vector<const HostTensor*>& inputs) {
+std::vector<HostTensor> conv_transpose(const Node& n, const Graph& g,
+                                       const std::vector<const HostTensor*>& inputs) {
   const HostTensor& x = in(inputs, 0, "X");
   const HostTensor& w = in(inputs, 1, "W");
   const HostTensor* b = inputs.size() > 2 ? inputs[2] : nullptr;
@@ -128,7 +133,8 @@ std::vector<HostTensor> conv_transpose(const Node& n, const Graph& g, const std:
   const size_t r = x.shape.size() - 2;
   const int64_t N = x.shape[0], C = x.shape[1], group = n.attr_int("group", 1);
   const int64_t Mg = w.shape[1], M = Mg * group, Cg = C / group;
-  if (y.shape[1] != M) throw Error("output has " + std::to_string(y.shape[1]) + " channels, W says " + std::to_string(M));
+  if (y.shape[1] != M)
+    throw Error("output has " + std::to_string(y.shape[1]) + " channels, W says " + std::to_string(M));
   const Shape in_sp(x.shape.begin() + 2, x.shape.end()), out_sp(y.shape.begin() + 2, y.shape.end());
   const Shape k_sp(w.shape.begin() + 2, w.shape.end());
   const Shape strides = n.attr_ints("strides", Shape(r, 1)), dil = n.attr_ints("dilations", Shape(r, 1));
@@ -183,7 +189,8 @@ std::vector<HostTensor> conv_transpose(const Node& n, const Graph& g, const std:
 double source_coordinate(const std::string& mode, int64_t x, double scale, int64_t in_len, int64_t out_len) {
   if (mode == "half_pixel") return (double(x) + 0.5) / scale - 0.5;
   if (mode == "pytorch_half_pixel") return out_len > 1 ? (double(x) + 0.5) / scale - 0.5 : 0.0;
-  if (mode == "align_corners") return out_len == 1 ? 0.0 : double(x) * double(in_len - 1) / double(out_len - 1);
+  if (mode == "align_corners")
+    return out_len == 1 ? 0.0 : double(x) * double(in_len - 1) / double(out_len - 1);
   if (mode == "asymmetric") return double(x) / scale;
   return (double(x) + 0.5) / scale;  // tf_half_pixel_for_nn
 }
@@ -201,6 +208,54 @@ int64_t nearest_index(const std::string& mode, double v, int64_t in_len) {
   return std::clamp<int64_t>(int64_t(r), 0, in_len - 1);
 }
 
+/// Keys' cubic convolution weights of the four taps floor(s)-1 .. floor(s)+2 at fraction t of the
+/// way from floor(s) (ONNX Resize "cubic", coefficient A = cubic_coeff_a, -0.75 by default as in
+/// PyTorch's bicubic; R. Keys, IEEE Trans. ASSP 29(6), 1981, eq. 15).
+std::array<double, 4> cubic_weights(double t, double A) {
+  auto near = [A](double x) { return ((A + 2) * x - (A + 3)) * x * x + 1; };       // |x| <= 1
+  auto far = [A](double x) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; };  // 1 < |x| < 2
+  return {far(t + 1), near(t), near(1 - t), far(2 - t)};
+}
+
+/// One source index of an output coordinate along one axis, and its weight.
+struct Tap {
+  int64_t index;
+  double weight;
+};
+
+/// The taps of output coordinate `o` along an axis of input length `in_len`: one (nearest), two
+/// (linear, source coordinate clamped to the input) or four (cubic: indices clamped to the edge;
+/// with exclude_outside, taps outside the input get weight 0 and the rest are renormalised).
+/// Zero-weight taps are dropped.
+std::vector<Tap> resize_taps(const Node& n, const std::string& mode, const std::string& ctm,
+                             const std::string& nm, int64_t o, double scale, int64_t in_len,
+                             int64_t out_len) {
+  const double s = source_coordinate(ctm, o, scale, in_len, out_len);
+  std::vector<Tap> taps;
+  if (mode == "nearest") return {{nearest_index(nm, s, in_len), 1.0}};
+  if (mode == "linear") {
+    const double c = std::clamp(s, 0.0, double(in_len - 1));
+    const int64_t i0 = int64_t(std::floor(c));
+    taps = {{i0, 1 - (c - double(i0))}, {std::min(i0 + 1, in_len - 1), c - double(i0)}};
+  } else {  // cubic
+    const int64_t i0 = int64_t(std::floor(s));
+    const auto w = cubic_weights(s - double(i0), double(n.attr_float("cubic_coeff_a", -0.75f)));
+    const bool exclude = n.attr_int("exclude_outside", 0) != 0;
+    double kept = 0;
+    for (int k = 0; k < 4; ++k) {
+      const int64_t i = i0 - 1 + k;
+      if (exclude && (i < 0 || i >= in_len)) continue;
+      taps.push_back({std::clamp<int64_t>(i, 0, in_len - 1), w[size_t(k)]});
+      kept += w[size_t(k)];
+    }
+    if (exclude && kept != 0)
+      for (Tap& t : taps) t.weight /= kept;
+  }
+  taps.erase(std::remove_if(taps.begin(), taps.end(), [](const Tap& t) { return t.weight == 0; }),
+             taps.end());
+  return taps;
+}
+
 std::vector<HostTensor> resize(const Node& n, const Graph& g, const std::vector<const HostTensor*>& inputs) {
   const HostTensor& x = in(inputs, 0, "X");
   HostTensor y = output_like(n, g);
@@ -210,40 +265,39 @@ std::vector<HostTensor> resize(const Node& n, const Graph& g, const std::vector<
   const bool v10 = g.opset > 0 && g.opset < 11;
   const std::string ctm = v10 ? "asymmetric" : n.attr_string("coordinate_transformation_mode", "half_pixel");
   const std::string nm = v10 ? "floor" : n.attr_string("nearest_mode", "round_prefer_floor");
-  std::vector<double> scale(r);
   const size_t scales_at = v10 ? 1 : 2;
   const HostTensor* scales = inputs.size() > scales_at ? inputs[scales_at] : nullptr;
-  for (size_t d = 0; d < r; ++d)
-    scale[d] = scales && scales->data.size() == r ? double(scales->data[d]) : double(y.shape[d]) / double(x.shape[d]);
-  // Per axis and output coordinate: the two source indices and the weight of the upper one.
-  std::vector<std::vector<int64_t>> lo(r), hi(r);
-  std::vector<std::vector<double>> frac(r);
-  for (size_t d = 0; d < r; ++d)
-    for (int64_t o = 0; o < y.shape[d]; ++o) {
-      const double s = source_coordinate(ctm, o, scale[d], x.shape[d], y.shape[d]);
-      if (mode == "nearest") {
-        const int64_t i = nearest_index(nm, s, x.shape[d]);
-        lo[d].push_back(i), hi[d].push_back(i), frac[d].push_back(0.0);
-      } else {
-        const double c = std::clamp(s, 0.0, double(x.shape[d] - 1));
-        const int64_t i0 = int64_t(std::floor(c));
-        lo[d].push_back(i0), hi[d].push_back(std::min(i0 + 1, x.shape[d] - 1)), frac[d].push_back(c - double(i0));
-      }
-    }
+  // Per axis and output coordinate: its taps.
+  std::vector<std::vector<std::vector<Tap>>> taps(r);
+  for (size_t d = 0; d < r; ++d) {
+    const double scale = scales && scales->data.size() == r ? double(scales->data[d])
+                                                            : double(y.shape[d]) / double(x.shape[d]);
+    for (int64_t o = 0; o < y.shape[d]; ++o)
+      taps[d].push_back(resize_taps(n, mode, ctm, nm, o, scale, x.shape[d], y.shape[d]));
+  }
   const Shape xs = strides_of(x.shape);
-  Shape idx(r, 0);
+  Shape idx(r, 0), pick(r, 0);
   for (size_t flat = 0; flat < y.data.size(); ++flat) {
+    // Every combination of one tap per axis; the weights multiply.
     double acc = 0;
-    for (uint32_t corner = 0; corner < (1u << r); ++corner) {  // 2^r neighbours, weights multiply
+    std::fill(pick.begin(), pick.end(), 0);
+    for (bool more = true; more;) {
       double wgt = 1;
       int64_t src = 0;
       for (size_t d = 0; d < r; ++d) {
-        const bool up = (corner >> d) & 1;
-        const double f = frac[d][size_t(idx[d])];
-        wgt *= up ? f : 1 - f;
-        src += (up ? hi[d][size_t(idx[d])] : lo[d][size_t(idx[d])]) * xs[d];
+        const Tap& t = taps[d][size_t(idx[d])][size_t(pick[d])];
+        wgt *= t.weight;
+        src += t.index * xs[d];
       }
-      if (wgt != 0) acc += wgt * double(x.data[size_t(src)]);
+      acc += wgt * double(x.data[size_t(src)]);
+      more = false;
+      for (size_t d = r; d-- > 0;) {
+        if (++pick[d] < int64_t(taps[d][size_t(idx[d])].size())) {
+          more = true;
+          break;
+        }
+        pick[d] = 0;
+      }
     }
     y.data[flat] = float(acc);
     for (size_t d = r; d-- > 0;) {
@@ -251,6 +305,63 @@ std::vector<HostTensor> resize(const Node& n, const Graph& g, const std::vector<
       idx[d] = 0;
     }
   }
+  return {std::move(y)};
+}
+
+// ---- MaxPool / AveragePool over the trailing axes of X (N, C, D1..Dr), any dilation ----
+// Output position o reads input positions o*stride - pad_begin + k*dilation for k < kernel; the
+// output shape (ceil_mode included) is the graph's. AveragePool divides by the number of positions
+// inside the input, or with count_include_pad by those inside the padded input.
+std::vector<HostTensor> pool(const Node& n, const Graph& g, const std::vector<const HostTensor*>& inputs,
+                             bool max_pool) {
+  const HostTensor& x = in(inputs, 0, "X");
+  HostTensor y = output_like(n, g);
+  const size_t r = x.shape.size() - 2;
+  const Shape k_sp = n.attr_ints("kernel_shape", {});
+  if (k_sp.size() != r)
+    throw Error("kernel_shape has " + std::to_string(k_sp.size()) + " entries for " + std::to_string(r) +
+                " spatial axes");
+  const Shape strides = n.attr_ints("strides", Shape(r, 1)), dil = n.attr_ints("dilations", Shape(r, 1));
+  const Shape pads = n.attr_ints("pads", Shape(2 * r, 0));
+  const std::string auto_pad = n.attr_string("auto_pad", "NOTSET");
+  const bool include_pad = n.attr_int("count_include_pad", 0) != 0;
+  const Shape in_sp(x.shape.begin() + 2, x.shape.end()), out_sp(y.shape.begin() + 2, y.shape.end());
+  Shape pad_begin(r, 0), pad_end(r, 0);
+  for (size_t d = 0; d < r; ++d) {
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      const int64_t total =
+          std::max<int64_t>(0, (out_sp[d] - 1) * strides[d] + (k_sp[d] - 1) * dil[d] + 1 - in_sp[d]);
+      pad_begin[d] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pad_end[d] = total - pad_begin[d];
+    } else if (auto_pad != "VALID") {
+      pad_begin[d] = pads[d], pad_end[d] = pads[d + r];
+    }
+  }
+  const int64_t planes = x.shape[0] * x.shape[1], in_n = numel(in_sp), out_n = numel(out_sp),
+                k_n = numel(k_sp);
+  const Shape in_st = strides_of(in_sp), out_st = strides_of(out_sp), k_st = strides_of(k_sp);
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t o = 0; o < out_n; ++o) {
+      double acc = max_pool ? -INFINITY : 0.0;
+      int64_t count = 0;
+      for (int64_t k = 0; k < k_n; ++k) {
+        int64_t src = 0;
+        bool inside = true, in_padded = true;
+        for (size_t d = 0; d < r; ++d) {
+          const int64_t od = (o / out_st[d]) % out_sp[d], kd = (k / k_st[d]) % k_sp[d];
+          const int64_t id = od * strides[d] - pad_begin[d] + kd * dil[d];
+          inside = inside && id >= 0 && id < in_sp[d];
+          in_padded = in_padded && id >= -pad_begin[d] && id < in_sp[d] + pad_end[d];
+          src += id * in_st[d];
+        }
+        if (inside) {
+          const double v = double(x.data[size_t(p * in_n + src)]);
+          acc = max_pool ? std::max(acc, v) : acc + v;
+        }
+        count += include_pad ? in_padded : inside;
+      }
+      y.data[size_t(p * out_n + o)] = float(max_pool ? acc : (count ? acc / double(count) : 0.0));
+    }
   return {std::move(y)};
 }
 
@@ -264,27 +375,37 @@ bool has_host_op(const Node& n, const Graph& g, std::string* why) {
   const std::string& op = n.op_type;
   if (op == "Gather" || op == "Transpose" || op == "Softmax" || op == "LogSoftmax") return true;
   if (op == "ConvTranspose") {
-    if (n.inputs.size() < 2 || g.tensor(n.inputs[0]).shape.size() < 3) return no("ConvTranspose needs X of rank >= 3");
+    if (n.inputs.size() < 2 || g.tensor(n.inputs[0]).shape.size() < 3)
+      return no("ConvTranspose needs X of rank >= 3");
     return true;
   }
   if (op == "Resize") {
     const std::string mode = n.attr_string("mode", "nearest");
     const std::string ctm = n.attr_string("coordinate_transformation_mode", "half_pixel");
-    if (mode != "nearest" && mode != "linear") return no("Resize mode '" + mode + "' has no host reference");
+    if (mode != "nearest" && mode != "linear" && mode != "cubic")
+      return no("Resize mode '" + mode + "' has no host reference");
     if (ctm == "tf_crop_and_resize") return no("Resize tf_crop_and_resize has no host reference");
     if (g.tensor(n.inputs.at(0)).shape.size() > 8) return no("Resize of rank > 8 has no host reference");
+    return true;
+  }
+  if (op == "MaxPool" || op == "AveragePool") {
+    if (n.inputs.empty() || g.tensor(n.inputs[0]).shape.size() < 3) return no(op + " needs X of rank >= 3");
+    if (n.outputs.size() > 1 && !n.outputs[1].empty())
+      return no("MaxPool's Indices output has no host reference");
     return true;
   }
   return no("op type " + op + " has no host reference");
 }
 
-std::vector<HostTensor> run_host_op(const Node& n, const Graph& g, const std::vector<const HostTensor*>& inputs) {
+std::vector<HostTensor> run_host_op(const Node& n, const Graph& g,
+                                    const std::vector<const HostTensor*>& inputs) {
   const std::string& op = n.op_type;
   if (op == "Gather") return gather(n, g, inputs);
   if (op == "Transpose") return transpose(n, g, inputs);
   if (op == "Softmax" || op == "LogSoftmax") return softmax(n, g, inputs, op == "LogSoftmax");
   if (op == "ConvTranspose") return conv_transpose(n, g, inputs);
   if (op == "Resize") return resize(n, g, inputs);
+  if (op == "MaxPool" || op == "AveragePool") return pool(n, g, inputs, op == "MaxPool");
   throw Error("op type " + op + " has no host reference");
 }
 

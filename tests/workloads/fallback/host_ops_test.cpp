@@ -57,7 +57,7 @@ Graph graph_of(const nlohmann::json& c) {
 
 TEST(HostOps, MatchTorchAndNumpy) {
   const auto all = cases()["cases"];
-  ASSERT_GE(all.size(), 11u);
+  ASSERT_GE(all.size(), 19u);
   for (const auto& c : all) {
     SCOPED_TRACE(c["name"].get<std::string>());
     const Graph g = graph_of(c);
@@ -102,14 +102,45 @@ TEST(HostOps, UnsupportedModesSayWhy) {
   Node n;
   n.op_type = "Resize";
   n.inputs = {"x"};
-  n.attrs["mode"] = std::string("cubic");
+  n.attrs["mode"] = std::string("lanczos");
   g.tensors["x"].shape = {1, 1, 2, 2};
   std::string why;
   EXPECT_FALSE(has_host_op(n, g, &why));
-  EXPECT_EQ(why, "Resize mode 'cubic' has no host reference");
+  EXPECT_EQ(why, "Resize mode 'lanczos' has no host reference");
   n.op_type = "MaxPool";
+  n.outputs = {"y", "indices"};
   EXPECT_FALSE(has_host_op(n, g, &why));
-  EXPECT_EQ(why, "op type MaxPool has no host reference");
+  EXPECT_EQ(why, "MaxPool's Indices output has no host reference");
+  n.op_type = "LpPool";
+  EXPECT_FALSE(has_host_op(n, g, &why));
+  EXPECT_EQ(why, "op type LpPool has no host reference");
+}
+
+// Cubic with exclude_outside and cubic_coeff_a = -0.5 (no PyTorch equivalent), against Keys'
+// kernel in closed form: upsampling [a b c d] by 2 (half_pixel), output 0 sits at source
+// coordinate -0.25, so its taps are -2, -1, 0, 1 at distances 1.75, 0.75, 0.25, 1.25; the two
+// outside the input are excluded and the weights of 0 and 1 renormalised.
+TEST(HostOps, CubicExcludeOutsideRenormalisesTheInsideTaps) {
+  Graph g;
+  Node n;
+  n.op_type = "Resize";
+  n.inputs = {"x"};
+  n.outputs = {"y"};
+  n.attrs["mode"] = std::string("cubic");
+  n.attrs["cubic_coeff_a"] = -0.5f;
+  n.attrs["exclude_outside"] = int64_t{1};
+  g.tensors["x"].shape = {4};
+  g.tensors["y"].shape = {8};
+  g.nodes.push_back(n);
+  const HostTensor x{{4}, {1.0f, 3.0f, -2.0f, 5.0f}};
+  const auto y = run_host_op(g.nodes[0], g, {&x});
+  const double A = -0.5;
+  auto near = [&](double d) { return (A + 2) * d * d * d - (A + 3) * d * d + 1; };
+  auto far = [&](double d) { return A * d * d * d - 5 * A * d * d + 8 * A * d - 4 * A; };
+  const double w0 = near(0.25), w1 = far(1.25);
+  EXPECT_NEAR(y[0].data[0], (w0 * 1.0 + w1 * 3.0) / (w0 + w1), 1e-6);
+  // Output 3 (source 1.25) has all four taps inside: 0..3 at distances 1.25, 0.25, 0.75, 1.75.
+  EXPECT_NEAR(y[0].data[3], far(1.25) * 1.0 + near(0.25) * 3.0 + near(0.75) * -2.0 + far(1.75) * 5.0, 1e-6);
 }
 
 }  // namespace

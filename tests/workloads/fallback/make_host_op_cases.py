@@ -63,6 +63,55 @@ y = F.interpolate(torch.from_numpy(x), size=(6, 8), mode="bilinear", align_corne
 case("resize_linear_align_corners", "Resize", {"mode": "linear", "coordinate_transformation_mode": "align_corners"},
      [x], y)
 
+# Resize cubic: torch 'bicubic' (Keys' kernel, A = -0.75, edge-clamped taps) with align_corners
+# False/True = ONNX cubic half_pixel / align_corners, exclude_outside 0.
+x = rand(1, 2, 4, 5)
+y = F.interpolate(torch.from_numpy(x), size=(7, 3), mode="bicubic", align_corners=False).numpy()
+case("resize_cubic_half_pixel", "Resize", {"mode": "cubic"}, [x], y)
+y = F.interpolate(torch.from_numpy(x), size=(6, 9), mode="bicubic", align_corners=True).numpy()
+case("resize_cubic_align_corners", "Resize", {"mode": "cubic", "coordinate_transformation_mode": "align_corners"},
+     [x], y)
+
+# MaxPool with dilation: torch.nn.functional.max_pool{1,2,3}d (pads symmetric, ceil_mode).
+x = rand(2, 3, 7, 8)
+y = F.max_pool2d(torch.from_numpy(x), kernel_size=(3, 2), stride=(2, 1), padding=(1, 1), dilation=(2, 3),
+                 ceil_mode=True).numpy()
+case("maxpool2d_dilation_pad_ceil", "MaxPool",
+     {"kernel_shape": [3, 2], "strides": [2, 1], "pads": [1, 1, 1, 1], "dilations": [2, 3], "ceil_mode": 1}, [x], y)
+x = rand(1, 2, 9)
+y = F.max_pool1d(torch.from_numpy(x), kernel_size=3, stride=2, dilation=2).numpy()
+case("maxpool1d_dilation", "MaxPool", {"kernel_shape": [3], "strides": [2], "dilations": [2]}, [x], y)
+x = rand(1, 1, 4, 5, 4)
+y = F.max_pool3d(torch.from_numpy(x), kernel_size=2, stride=2).numpy()
+case("maxpool3d", "MaxPool", {"kernel_shape": [2, 2, 2], "strides": [2, 2, 2]}, [x], y)
+x = rand(1, 2, 5, 4, 6)
+y = F.avg_pool3d(torch.from_numpy(x), kernel_size=(3, 2, 3), stride=(2, 2, 2), padding=(1, 1, 1),
+                 count_include_pad=True).numpy()
+case("averagepool3d_pad_count_include_pad", "AveragePool",
+     {"kernel_shape": [3, 2, 3], "strides": [2, 2, 2], "pads": [1, 1, 1, 1, 1, 1], "count_include_pad": 1}, [x], y)
+
+
+def dilated_avg_pool2d(x, k, stride, pad, dil, include_pad):
+    """AveragePool (opset 19, dilations) as a depthwise convolution with a ones kernel, divided by
+    the count of input (or, with count_include_pad, padded-input) positions in each window."""
+    c = x.shape[1]
+    ones = torch.ones(c, 1, *k)
+    xt = torch.from_numpy(x)
+    s = F.conv2d(F.pad(xt, (pad[1], pad[1], pad[0], pad[0])), ones, stride=stride, dilation=dil, groups=c)
+    mask = torch.ones(1, 1, *x.shape[2:])
+    mask = F.pad(mask, (pad[1], pad[1], pad[0], pad[0]), value=0.0 if not include_pad else 1.0)
+    n = F.conv2d(mask, torch.ones(1, 1, *k), stride=stride, dilation=dil)
+    return (s / n).numpy()
+
+
+x = rand(2, 3, 6, 7)
+case("averagepool2d_dilation_pad", "AveragePool",
+     {"kernel_shape": [2, 3], "strides": [1, 2], "pads": [1, 1, 1, 1], "dilations": [2, 2]}, [x],
+     dilated_avg_pool2d(x, (2, 3), (1, 2), (1, 1), (2, 2), False))
+case("averagepool2d_dilation_count_include_pad", "AveragePool",
+     {"kernel_shape": [2, 3], "strides": [1, 2], "pads": [1, 1, 1, 1], "dilations": [2, 2], "count_include_pad": 1},
+     [x], dilated_avg_pool2d(x, (2, 3), (1, 2), (1, 1), (2, 2), True))
+
 # Gather: numpy.take (negative indices count from the end, as in ONNX).
 data = rand(5, 3)
 idx = np.array([[0, 4, -1], [2, 2, -5]], dtype=np.float32)

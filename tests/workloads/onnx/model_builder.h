@@ -48,10 +48,11 @@ inline void add_input(onnx::ModelProto& m, const std::string& name, std::vector<
   add_value(m.mutable_graph()->mutable_input(), name, std::move(dims), elem_type);
 }
 
-inline void add_output(onnx::ModelProto& m, const std::string& name) {
+inline void add_output(onnx::ModelProto& m, const std::string& name,
+                       int32_t elem_type = onnx::TensorProto::FLOAT) {
   auto* vi = m.mutable_graph()->add_output();
   vi->set_name(name);
-  vi->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type);
 }
 
 inline onnx::NodeProto* add_node(onnx::ModelProto& m, const std::string& op, std::vector<std::string> inputs,
