@@ -4,6 +4,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "base/error.h"
 #include "base/text.h"
 #include "cli/commands.h"
@@ -50,6 +52,17 @@ void add_compile_command(CLI::App& app, int& status) {
       if (auto kv = parse_shape_arg(s); !copts.shapes.insert(kv).second)
         throw Error("--shape " + s + ": input '" + kv.first + "' is given more than once");
     CompiledWorkload w = compile_workload(o->model, cfg, copts);
+    // A functional-mode program hands nodes to the host process (SIGNAL dma, host_request; WAIT
+    // dma, host_done); a .pcs file cannot carry that computation, so run on its own it would wait
+    // forever. Refuse before writing anything.
+    if (w.host_calls && !w.host_calls->nodes.empty()) {
+      const Node& n = w.host_calls->graph.nodes[w.host_calls->nodes.front()];
+      throw Error(
+          fmt::format("{}: node '{}' ({}) is computed by the host in functional mode, which a .pcs file "
+                      "cannot carry ({} such node(s)); compile with sim.mode=timing, or run the model itself "
+                      "with photon run --mode functional",
+                      o->model, n.name, n.op_type, w.host_calls->nodes.size()));
+    }
     pcs::write_program(w.program, o->out);
     std::printf("%s: %zu commands, %zu ops, %zu unsupported -> %s\n", o->model.c_str(),
                 w.program.commands.size(), w.program.ops.size(), w.unsupported.size(), o->out.c_str());

@@ -157,6 +157,35 @@ TEST(HostFallbackRun, DilatedPoolingAndCubicResizeAreComputedOnTheHost) {
   EXPECT_EQ(j["workload_info"]["coverage"]["fallback"], 3);
 }
 
+TEST(HostFallbackRun, AFunctionalCompileWithHostNodesIsRefusedBeforeWriting) {
+  // A .pcs cannot carry the host's computation: on its own it would wait for host_done forever.
+  const auto ct = host_case("convtranspose1d_stride3");
+  pt::TempDir d;
+  auto m = pt::new_model(13);
+  pt::add_input(m, "x", shape_of(ct["inputs"][0]));
+  add_init(m, "w", ct["inputs"][1]);
+  auto* c = pt::add_node(m, "ConvTranspose", {"x", "w"}, {"y"}, "deconv");
+  pt::set_ints(c, "strides", {3});
+  pt::add_output(m, "y");
+  const std::string model = pt::write_model(d, "deconv.onnx", m), pcs = d.file("deconv.pcs");
+  const std::string cmd = "compile --config " + src("configs/default.yaml") + " " + model + " -o " + pcs;
+  const CliResult f = photon_test::photon(cmd + " --set sim.mode=functional");
+  EXPECT_EQ(f.status, 1);
+  EXPECT_EQ(count_lines(f.err), 1) << f.err;
+  EXPECT_NE(f.err.find(
+                "node 'deconv' (ConvTranspose) is computed by the host in functional mode, which a .pcs file "
+                "cannot carry (1 such node(s))"),
+            std::string::npos)
+      << f.err;
+  EXPECT_FALSE(std::filesystem::exists(pcs));
+  // In timing mode the fallback is a cost, and the .pcs runs on its own.
+  const CliResult t = photon_test::photon(cmd);
+  ASSERT_EQ(t.status, 0) << t.err;
+  const CliResult r =
+      photon_test::photon("run --config " + src("configs/default.yaml") + " --workload " + pcs + " -q");
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
 TEST(HostFallbackRun, ConvertedOldModelReportsItsOpset) {
   // Opset 7: Upsample (converted to Resize, a host fallback) then Relu.
   pt::TempDir d;
