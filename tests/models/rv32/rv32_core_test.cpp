@@ -68,7 +68,7 @@ struct Machine {
   explicit Machine(const std::vector<uint32_t>& code, Timing t = Timing{}) : core(t, bus) {
     rom.assign(4096, 0);
     ram.assign(4096, 0);
-    std::memcpy(rom.data(), code.data(), code.size() * 4);
+    if (!code.empty()) std::memcpy(rom.data(), code.data(), code.size() * 4);  // memcpy from null is UB
     core.add_region({"rom", 0, uint32_t(rom.size()), rom.data(), false, true});
     core.add_region({"ram", 0x10000000u, uint32_t(ram.size()), ram.data(), true, true});
     core.reset(0);
