@@ -40,7 +40,8 @@ void apply_all(ParamSet& ps, const std::vector<Assignment>& as) {
           // A file-path key given in a YAML file names a file relative to that file.
           if (!a.base_dir.empty() && ps.has(a.path) && ps.param(a.path).file_path && !a.value.empty() &&
               std::filesystem::path(a.value).is_relative())
-            ps.set(a.path, (std::filesystem::path(a.base_dir) / a.value).lexically_normal().string(), a.style);
+            ps.set(a.path, (std::filesystem::path(a.base_dir) / a.value).lexically_normal().string(),
+                   a.style);
           else
             ps.set(a.path, a.value, a.style);
         });
@@ -113,7 +114,7 @@ void collect(const YAML::Node& node, const std::string& prefix, const std::strin
             .with_context(where(file, k));
       // yaml-cpp tags a quoted (non-plain) scalar "!", a plain one "?": the YAML type of the value.
       out.push_back({path, v.Scalar(), where(file, k),
-                     v.Tag() == "!" ? ParamSet::Style::Quoted : ParamSet::Style::Plain});
+                     v.Tag() == "!" ? ParamSet::Style::Quoted : ParamSet::Style::Plain, /*base_dir=*/""});
     } else if (v.IsNull()) {
       throw Error(path + ": missing value").with_context(where(file, k));
     } else {
@@ -142,7 +143,7 @@ std::string tab_indentation(const std::string& text, const std::string& file, si
 Assignment parse_override(const std::string& o) {
   auto eq = o.find('=');
   if (eq == std::string::npos || eq == 0) throw Error("--set expects key=value, got '" + o + "'");
-  return {o.substr(0, eq), o.substr(eq + 1), "--set"};
+  return {o.substr(0, eq), o.substr(eq + 1), "--set", ParamSet::Style::Untyped, /*base_dir=*/""};
 }
 
 }  // namespace

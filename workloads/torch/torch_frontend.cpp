@@ -81,7 +81,7 @@ TorchGraph build(const OpTrace& trace) {
   g.name = trace.model.empty() ? "op_trace" : trace.model;
   g.opset = 17;  // nodes follow the ONNX operator definitions of opset 17 (docs/torch.md)
   for (const auto& tt : trace.tensors) g.tensors[tt.name] = tensor_info(tt);
-  GraphState st{trace, g, std::vector<int>(trace.tensors.size(), 0), {}, {}, {}};
+  GraphState st{trace, g, std::vector<int>(trace.tensors.size(), 0), {}, {}, {}, {}};
   for (const auto& op : trace.ops)
     for (int64_t id : arg_tensors(op)) ++st.uses[static_cast<size_t>(id)];
   for (int64_t id : trace.outputs) ++st.uses[static_cast<size_t>(id)];
