@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/file_read.h"
+#include "base/yaml_document.h"
 
 namespace photon {
 namespace {
@@ -123,23 +124,6 @@ void collect(const YAML::Node& node, const std::string& prefix, const std::strin
   }
 }
 
-/// YAML indents with spaces only (YAML 1.2 section 6.1): the first line up to `last_line`
-/// (1-based) whose indentation holds a tab, as "file:line:col", or "" if none.
-std::string tab_indentation(const std::string& text, const std::string& file, size_t last_line) {
-  size_t line = 1;
-  for (size_t i = 0; i < text.size() && line <= last_line; ++line) {
-    size_t e = text.find('\n', i);
-    if (e == std::string::npos) e = text.size();
-    size_t j = i;
-    while (j < e && (text[j] == ' ' || text[j] == '\t')) ++j;
-    const bool content = j < e && text[j] != '#' && text[j] != '\r';
-    const size_t tab = text.find('\t', i);
-    if (content && tab < j) return file + ":" + std::to_string(line) + ":" + std::to_string(tab - i + 1);
-    i = e + 1;
-  }
-  return "";
-}
-
 Assignment parse_override(const std::string& o) {
   auto eq = o.find('=');
   if (eq == std::string::npos || eq == 0) throw Error("--set expects key=value, got '" + o + "'");
@@ -157,22 +141,7 @@ void load_params(ParamSet& ps, const std::string& yaml_path, const std::vector<s
   if (!yaml_path.empty()) {
     // A configuration has a few hundred keys: 16 MiB is far above any real one.
     const std::string text = read_file(yaml_path, "a YAML configuration file", uint64_t(16) << 20);
-    std::vector<YAML::Node> docs;
-    try {
-      docs = YAML::LoadAll(text);
-    } catch (const YAML::Exception& e) {
-      const std::string tab = tab_indentation(text, yaml_path, size_t(e.mark.line) + 1);
-      if (!tab.empty())
-        throw Error("tab character in the indentation (YAML indents with spaces only)").with_context(tab);
-      throw Error("invalid YAML: " + e.msg)
-          .with_context(yaml_path + ":" + std::to_string(e.mark.line + 1) + ":" +
-                        std::to_string(e.mark.column + 1));
-    }
-    if (docs.size() > 1)
-      throw Error("the file holds " + std::to_string(docs.size()) +
-                  " YAML documents ('---'); a configuration is one document")
-          .with_context(where(yaml_path, docs[1]));
-    const YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
+    const YAML::Node root = load_yaml_document(text, yaml_path, "a configuration");
     if (!root.IsNull()) {
       const size_t first = all.size();
       collect(root, "", yaml_path, sections_of(ps), all);

@@ -10,6 +10,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include "base/error.h"
+#include "base/file_read.h"
+#include "base/yaml_document.h"
 #include "workloads/config/run_config.h"
 
 namespace photon::sweep {
@@ -286,24 +288,12 @@ std::string format_value(double v, bool integer) {
 }
 
 SweepSpec parse_sweep_spec(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec))
-    throw Error("is a directory, expected a sweep spec (YAML)").with_context(path);
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open sweep spec").with_context(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_sweep_spec_text(ss.str(), path);
+  // A spec lists a few hundred values at most: 16 MiB is far above any real one.
+  return parse_sweep_spec_text(read_file(path, "a sweep spec (YAML)", uint64_t(16) << 20), path);
 }
 
 SweepSpec parse_sweep_spec_text(const std::string& text, const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw Error("invalid YAML: " + e.msg)
-        .with_context(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1));
-  }
+  const YAML::Node root = load_yaml_document(text, path, "a sweep spec");
   static RunConfig defaults_cfg;
   static const ParamSet defaults = bind_params(defaults_cfg);
   Reader r{path, fs::absolute(fs::path(path)).parent_path(), defaults};

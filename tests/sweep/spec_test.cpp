@@ -158,6 +158,16 @@ TEST(SweepSpec, ErrorsNameTheLineAndTheKey) {
   EXPECT_EQ(parse_error("sample: {method: sobol, count: 4, parameters: {optical_gemm.rows: [1, 2]}}\n"),
             f + ":3:18: sample.method: expected random or lhs, got 'sobol'");
   EXPECT_EQ(parse_error(""), f + ": nothing to sweep: give a grid, a sample or points");
+  // The YAML document itself (base/yaml_document.h): one document, nothing yaml-cpp cannot read.
+  EXPECT_EQ(parse_error("grid: {optical_gemm.rows: [16]}\n---\ngrid: {optical_gemm.rows: [32]}\n"),
+            f + ":5:1: the file holds 2 YAML documents ('---'); a sweep spec is one document");
+  try {
+    photon::sweep::parse_sweep_spec_text("# spec\n  , grid\n", f);
+    ADD_FAILURE() << "no error";
+  } catch (const photon::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              f + ":2:3: invalid YAML: unexpected ',' (outside a flow collection [...] or {...})");
+  }
   EXPECT_EQ(parse_error("grids: {}\n"),
             f + ":3:1: unknown field 'grids' (name, base, set, workloads, grid, sample, points, constraints, "
                 "metrics, timeout_s)");

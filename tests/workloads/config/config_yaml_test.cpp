@@ -80,6 +80,13 @@ TEST(ConfigYaml, OtherShapesOfInputAreOneError) {
   const std::string d = ::testing::TempDir();
   EXPECT_EQ(error_of(write_temp("docs.yaml", "hbm:\n  tRCD: 20\n---\nhbm:\n  tRCD: 30\n")),
             d + "docs.yaml:4:1: the file holds 2 YAML documents ('---'); a configuration is one document");
+  // A ',' outside a flow collection: yaml-cpp 0.7's LoadAll looped forever on it (found by the
+  // config fuzz harness; tests/fuzz_regressions/config/), and Load dropped the rest of the file.
+  const std::string stuck = "invalid YAML: unexpected ',' (outside a flow collection [...] or {...})";
+  EXPECT_EQ(error_of(write_temp("comma.yaml", ",\n")), d + "comma.yaml:1:1: " + stuck);
+  EXPECT_EQ(error_of(write_temp("comma2.yaml", "# a comment\n  , hbm\n")), d + "comma2.yaml:2:3: " + stuck);
+  EXPECT_EQ(error_of(write_temp("comma3.yaml", "hbm:\n  tRCD: 20\n---\n,\n")),
+            d + "comma3.yaml:4:1: " + stuck);
   EXPECT_EQ(error_of(write_temp("key.yaml", "hbm:\n  ? [a, b]\n  : 3\n")),
             d + "key.yaml:2:5: hbm: expected a key name, got a sequence as a key");
   EXPECT_EQ(error_of("/dev/zero"),
