@@ -49,6 +49,7 @@ HbmChannelController::HbmChannelController(const HbmConfig& cfg, const HbmTiming
       wr_filter_(1024, 0),
       nbanks_(cfg.bank_groups * cfg.banks_per_group),
       next_refresh_(cfg.refresh_enabled ? cfg.tREFI : std::numeric_limits<uint64_t>::max()) {
+  while ((uint64_t(1) << slot_shift_) < cfg.access_bytes()) ++slot_shift_;
   rq_.init(rq_cap_);
   wq_.init(wq_cap_);
   for (auto& q : bq_) q.init(bq_cap_);

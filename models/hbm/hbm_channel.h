@@ -220,7 +220,9 @@ class HbmChannelController {
   void done(uint32_t group, uint64_t cycle);
   void finish_read(uint64_t arrival, uint32_t group, uint64_t cycle);
 
-  size_t slot(uint64_t addr) const { return size_t(((addr >> 6) * 0x9E3779B97F4A7C15ull) >> 54); }
+  /// Filter slot of a column access's address: its column index (addr / access_bytes), hashed
+  /// (Fibonacci hashing, multiplier 2^64 / golden ratio) to 10 bits.
+  size_t slot(uint64_t addr) const { return size_t(((addr >> slot_shift_) * 0x9E3779B97F4A7C15ull) >> 54); }
   bool pending_read(uint64_t addr, uint32_t bank) const;
   bool pending_write(uint64_t addr, uint32_t bank) const;
 
@@ -234,6 +236,7 @@ class HbmChannelController {
   /// stream that reads the same bytes many times (a stride-0 DMA source) stays linear.
   std::unordered_map<uint64_t, std::vector<Follower>> followers_;
   std::vector<uint16_t> rd_filter_, wr_filter_;  ///< 1024-slot counting filters of pending addrs
+  uint32_t slot_shift_ = 0;                      ///< log2(access_bytes)
   uint32_t nbanks_;
   std::vector<uint64_t> busy_;     ///< bit per bank: command queue not empty
   std::vector<BankWake> wake_of_;  ///< per bank queue: lower bounds of its next command
