@@ -20,21 +20,6 @@ HbmController::HbmController(const HbmConfig& cfg)
   touched_.reserve(cfg_.units());
 }
 
-namespace {
-// Number of column indices k in [0, x) with (k & mask) == value: for every set bit b of x, the
-// indices that agree with x above b and have bit b clear; `free[b]` = popcount(~mask below b).
-uint64_t count_below(uint64_t x, uint64_t mask, uint64_t value, const uint8_t* free) {
-  uint64_t n = 0;
-  for (uint64_t y = x; y != 0; y &= y - 1) {
-    const int b = __builtin_ctzll(y);
-    const uint64_t low = (uint64_t(1) << b) - 1;
-    const uint64_t prefix = (x & ~low) & ~(uint64_t(1) << b);  // x's bits above b, bit b = 0
-    if (((prefix ^ value) & mask & ~low) == 0) n += uint64_t(1) << free[b];
-  }
-  return n;
-}
-}  // namespace
-
 void HbmController::start_row(const HbmStream& s, Cursor& c) const {
   const uint64_t a = s.addr + c.row * s.stride;
   c.k0 = a >> map_.offset_bits();
@@ -62,17 +47,11 @@ void HbmController::seek(const HbmStream& s, Cursor& c, uint64_t target) const {
 
 std::vector<uint64_t> HbmController::unit_counts(const HbmStream& s, Cursor c, uint64_t to) const {
   std::vector<uint64_t> todo(units(), 0);
-  const uint64_t mask = map_.unit_mask();
-  uint8_t free[64];
-  for (int b = 0; b < 64; ++b) free[b] = uint8_t(__builtin_popcountll(((uint64_t(1) << b) - 1) & ~mask));
   while (c.i < to) {
     const uint64_t m = std::min(c.cols - c.col, to - c.i);  // columns of this row in range
     const uint64_t k0 = c.k0 + c.col, k1 = k0 + m;
     if (m >= 64) {  // long run: closed-form count on the unit bits
-      for (uint32_t u = 0; u < units(); ++u) {
-        const uint64_t v = map_.unit_bits(u);
-        todo[u] += count_below(k1, mask, v, free) - count_below(k0, mask, v, free);
-      }
+      map_.count_units(k0, k1, todo.data());
     } else {
       for (uint64_t k = k0; k < k1; ++k) ++todo[map_.decode(k << map_.offset_bits()).unit];
     }
