@@ -185,6 +185,12 @@ int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, bo
   w.rd = rd_t;
   w.wr = wr_t;
   if (rd_t > t && wr_t > t) return -1;
+  return oldest_legal_hit(q, row, t, rd_t, wr_t, cmd);  // -1: only writes held back by an older
+                                                        // read: w.wr <= t, revisited next cycle
+}
+
+int HbmChannelController::oldest_legal_hit(const HbmRing<Req>& q, uint32_t row, uint64_t t, uint64_t rd_t,
+                                           uint64_t wr_t, HbmCmd& cmd) const {
   for (size_t j = 0; j < q.size(); ++j) {
     const Req& r = q[j];
     if (r.row != row) continue;
@@ -200,7 +206,7 @@ int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, bo
     }
     return int(j);
   }
-  return -1;  // only writes held back by an older read: w.wr <= t, revisited next cycle
+  return -1;
 }
 
 int HbmChannelController::next_busy(uint32_t from) const {
@@ -287,53 +293,57 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
       rebound(p.bank);
       return;
     case HbmCmd::RD:
-    case HbmCmd::WR: {
-      if (tim_.row_hit_count(p.bank) != 0) ++ctr_.row_hits;
-      tim_.issue(p.cmd, p.bank, r.row, t);
-      // A column command always hits the open row. Channel-wide bounds, as the command bus
-      // rules of HbmChannelTiming::issue (RD/WR -> RD/WR, any bank).
-      if (p.cmd == HbmCmd::RD) {
-        --hits_rd_[p.bank];
-        chan_rd_ = std::max(chan_rd_, t + tp_.rd_rd_s);
-        chan_wr_ = std::max(chan_wr_, t + tp_.rd_wr);
-      } else {
-        --hits_wr_[p.bank];
-        chan_wr_ = std::max(chan_wr_, t + tp_.wr_wr_s);
-        chan_rd_ = std::max(chan_rd_, t + tp_.wr_rd_s);
-      }
-
-      const Req req = r;
-      if (q.size() == bq_cap_) {  // bank queue leaves the full state
-        movable_r_ += cnt_r_[p.bank];
-        movable_w_ += cnt_w_[p.bank];
-        rq_skip_ = wq_skip_ = 0;
-      }
-      q.erase(size_t(p.idx));
-      if (q.empty())
-        busy_[p.bank >> 6] &= ~(uint64_t(1) << (p.bank & 63));
-      else
-        rebound(p.bank);
-      --queued_cmds_;
-      if (p.cmd == HbmCmd::WR) {
-        ++ctr_.write_cmds;
-        --pending_writes_;
-        --wr_filter_[slot(req.addr)];
-        return;
-      }
-      ++ctr_.read_cmds;
-      --rd_filter_[slot(req.addr)];
-      const uint64_t data = t + tp_.read_delay;
-      finish_read(req.arrival, req.group, data);
-      if (!followers_.empty()) {  // the reads merged with this one complete with it
-        auto f = followers_.find(req.addr);
-        if (f != followers_.end()) {
-          for (const Follower& fl : f->second) finish_read(fl.arrival, fl.group, data);
-          followers_.erase(f);
-        }
-      }
-      return;
-    }
+    case HbmCmd::WR: issue_column(p.bank, size_t(p.idx), p.cmd, t, true); return;
     case HbmCmd::REF: break;
+  }
+}
+
+void HbmChannelController::issue_column(uint32_t bank, size_t idx, HbmCmd cmd, uint64_t t, bool bounds) {
+  auto& q = bq_[bank];
+  const Req req = q[idx];
+  if (tim_.row_hit_count(bank) != 0) ++ctr_.row_hits;
+  if (bounds)
+    tim_.issue(cmd, bank, req.row, t);  // checked
+  else
+    tim_.issue_legal_column(cmd == HbmCmd::WR, bank, t);  // row-hit run: legal by construction
+  // A column command always hits the open row. Channel-wide bounds, as the command bus rules of
+  // HbmChannelTiming::issue (RD/WR -> RD/WR, any bank).
+  if (cmd == HbmCmd::RD) {
+    --hits_rd_[bank];
+    chan_rd_ = std::max(chan_rd_, t + tp_.rd_rd_s);
+    chan_wr_ = std::max(chan_wr_, t + tp_.rd_wr);
+  } else {
+    --hits_wr_[bank];
+    chan_wr_ = std::max(chan_wr_, t + tp_.wr_wr_s);
+    chan_rd_ = std::max(chan_rd_, t + tp_.wr_rd_s);
+  }
+  if (q.size() == bq_cap_) {  // bank queue leaves the full state
+    movable_r_ += cnt_r_[bank];
+    movable_w_ += cnt_w_[bank];
+    rq_skip_ = wq_skip_ = 0;
+  }
+  q.erase(idx);
+  if (q.empty())
+    busy_[bank >> 6] &= ~(uint64_t(1) << (bank & 63));
+  else if (bounds)
+    rebound(bank);
+  --queued_cmds_;
+  if (cmd == HbmCmd::WR) {
+    ++ctr_.write_cmds;
+    --pending_writes_;
+    --wr_filter_[slot(req.addr)];
+    return;
+  }
+  ++ctr_.read_cmds;
+  --rd_filter_[slot(req.addr)];
+  const uint64_t data = t + tp_.read_delay;
+  finish_read(req.arrival, req.group, data);
+  if (!followers_.empty()) {  // the reads merged with this one complete with it
+    auto f = followers_.find(req.addr);
+    if (f != followers_.end()) {
+      for (const Follower& fl : f->second) finish_read(fl.arrival, fl.group, data);
+      followers_.erase(f);
+    }
   }
 }
 
@@ -405,12 +415,16 @@ void HbmChannelController::move(HbmRing<Req>& q, size_t i) {
   auto& bq = bq_[b];
   const bool hit = tim_.is_open(b) && tim_.open_row(b) == r.row;
   if (hit) ++(r.is_write ? hits_wr_ : hits_rd_)[b];
+  moved_miss_ = !hit;
   // A command appended to a non-empty queue adds no candidate unless it hits the open row (a
   // RD/WR); it never makes a row command (ACT for the whole queue, PRE for the oldest command)
   // legal earlier. Otherwise the bounds are recomputed.
   const bool was_empty = bq.empty();
   bq.push_back(r);
-  if (was_empty || hit) rebound(b);
+  if (in_run_)
+    run_dirty_ |= uint64_t(1) << b;  // bounds reset when the row-hit run ends
+  else if (was_empty || hit)
+    rebound(b);
   busy_[b >> 6] |= uint64_t(1) << (b & 63);
   ++queued_cmds_;
   q.erase(i);
@@ -475,6 +489,7 @@ uint64_t HbmChannelController::refresh_wake(uint64_t t) const {
 
 void HbmChannelController::advance_to(uint64_t t) {
   while (now_ < t) {
+    if (hit_runs_ && in_hit_run() && run_hits(Until::kCycle, false, t)) continue;
     if (step() || wake_ <= now_) continue;
     if (wake_ < t && idle_refreshes_only(t))
       skip_idle_refreshes(t);

@@ -117,6 +117,21 @@ class HbmChannelController {
   void advance_to(uint64_t t);
   /// Processes at least one cycle, then skips cycles in which nothing can happen.
   void run_cycle();
+  /// Processes cycles until has_room(is_write): the same as `while (!has_room(is_write))
+  /// run_cycle();`, with row-hit runs (below).
+  void run_until_room(bool is_write);
+  /// Processes cycles until group_pending() == 0: the same as `while (group_pending() > 0)
+  /// run_cycle();`, with row-hit runs.
+  void run_until_group_done();
+  /// Row-hit runs (on by default; off: every cycle through the general step, the reference the
+  /// tests compare against). While no refresh is due and every non-empty bank queue holds only
+  /// commands to its bank's open row, no ACT or PRE can be legal, and a cycle is at most one
+  /// RD/WR (the first bank in round-robin order with a legal one, its oldest legal command) and
+  /// one transaction move; advance_to(), run_until_room() and run_until_group_done() run such
+  /// cycles in a loop that looks only at the non-empty queues' RD/WR ready times, without the
+  /// general step's ACT/PRE candidates, bounds and second pick. Results are identical
+  /// (models/hbm/README.md "Simulation speed").
+  void set_row_hit_runs(bool on) { hit_runs_ = on; }
   /// Temporal decoupling: a request may arrive at a cycle t the channel's clock has already
   /// passed, because another initiator running ahead advanced it. If the channel did nothing
   /// after t (no command, refresh or completion; nothing queued), its clock is set back to t, so
@@ -192,6 +207,25 @@ class HbmChannelController {
   void rebound(uint32_t bank);
 
   bool step();  ///< processes cycle now_; true if anything was issued, moved or became due
+  /// What a run of cycles waits for: now() reaching a cycle, room for a request, the group done.
+  enum class Until { kCycle, kRoom, kGroupDone };
+  bool until_met(Until u, bool is_write, uint64_t limit) const {
+    switch (u) {
+      case Until::kCycle: return now_ >= limit;
+      case Until::kRoom: return has_room(is_write);
+      case Until::kGroupDone: return group_pending_ == 0;
+    }
+    return true;
+  }
+  /// True when cycle now_ can be processed as part of a row-hit run (set_row_hit_runs()).
+  bool in_hit_run() const;
+  /// Processes cycles from now_ as a row-hit run until `u` is met, the run ends (a refresh falls
+  /// due, a moved transaction misses its bank's open row) or no event is left; no cycle at or
+  /// after `limit` (jumps over idle cycles stop at it). False if it processed no cycle.
+  bool run_hits(Until u, bool is_write, uint64_t limit);
+  bool run_hits_loop(Until u, bool is_write, uint64_t limit);  ///< run_hits() without the bounds reset
+  /// Loop of advance_to() / run_until_room() / run_until_group_done().
+  void run_until(Until u, bool is_write, uint64_t limit);
   /// True when the only thing that can happen before cycle `t` is the REF of each tREFI grid
   /// point, issued exactly at it: nothing queued, no refresh due, every bank closed, the next REF
   /// legal at its grid point and tRFC <= tREFI (so each REF is legal at the next grid point).
@@ -208,13 +242,20 @@ class HbmChannelController {
   /// Index of the oldest queued command of `bank` whose next DRAM command (returned in `cmd`) is
   /// legal at t, or -1 after updating the bank's wake_of_ bounds.
   int first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, bool row_only);
+  /// Oldest entry of `q` to the open row `row` whose RD (ready at rd_t) or WR (ready at wr_t,
+  /// and no older read of its address queued) is legal at t, or -1; its command in `cmd`.
+  int oldest_legal_hit(const HbmRing<Req>& q, uint32_t row, uint64_t t, uint64_t rd_t, uint64_t wr_t,
+                       HbmCmd& cmd) const;
   int next_busy(uint32_t from) const;  ///< first non-empty bank queue >= from, or -1
   void issue(const Pick& p, uint64_t t);
+  /// RD/WR of queue entry `idx` of `bank` at t; `bounds`: maintain the bank's wake bounds and
+  /// let the timing state check the command (off in row-hit runs, which have checked it).
+  void issue_column(uint32_t bank, size_t idx, HbmCmd cmd, uint64_t t, bool bounds);
   bool schedule();
   /// Moves the oldest request of q whose bank queue has room; the first `skip` entries are
   /// known to wait for full bank queues (updated).
   bool move_from(HbmRing<Req>& q, uint32_t movable, size_t& skip);
-  void move(HbmRing<Req>& q, size_t i);  ///< q[i] -> its bank queue
+  void move(HbmRing<Req>& q, size_t i);  ///< q[i] -> its bank queue (sets moved_miss_)
   /// While a refresh is due: earliest cycle > t at which a PRE or the REF becomes legal.
   uint64_t refresh_wake(uint64_t t) const;
   void done(uint32_t group, uint64_t cycle);
@@ -253,6 +294,10 @@ class HbmChannelController {
   uint32_t rr_ = 0;                          ///< round-robin position (last bank queue served)
   uint32_t queued_cmds_ = 0;                 ///< commands in all bank queues
   uint32_t write_draining_ = 0;
+  bool hit_runs_ = true;     ///< set_row_hit_runs()
+  bool moved_miss_ = false;  ///< the last move() put a command that misses the open row
+  bool in_run_ = false;      ///< inside run_hits(): move() leaves the bounds to the run's end
+  uint64_t run_dirty_ = 0;   ///< bank queues a run moved commands into (bounds to reset)
   std::vector<uint32_t> cnt_r_, cnt_w_;     ///< per bank: requests waiting in rq_ / wq_
   uint32_t movable_r_ = 0, movable_w_ = 0;  ///< requests in rq_ / wq_ whose bank queue has room
   uint32_t refresh_due_ = 0;                ///< refreshes due, not yet issued

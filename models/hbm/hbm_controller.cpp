@@ -138,7 +138,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
     HbmChannelController& ch = ch_[d.unit];
     ch.rewind_idle(arrival_cycle);
     ch.advance_to(arrival_cycle);
-    while (!ch.has_room(is_write)) ch.run_cycle();
+    ch.run_until_room(is_write);
     ch.enqueue(a, d, is_write, group_);
     if (touched_stamp_[d.unit] != group_) {
       touched_stamp_[d.unit] = group_;
@@ -149,7 +149,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   uint64_t done = arrival_cycle;
   for (uint32_t u : touched_) {
     HbmChannelController& ch = ch_[u];
-    while (ch.group_pending() > 0) ch.run_cycle();
+    ch.run_until_group_done();
     done = std::max(done, ch.group_done());
   }
   return done;
@@ -285,7 +285,7 @@ uint64_t HbmController::enqueue(uint64_t addr, bool is_write, uint64_t cycle) {
 
 uint64_t HbmController::wait_for_room(uint64_t addr, bool is_write) {
   HbmChannelController& ch = ch_[map_.decode(addr).unit];
-  while (!ch.has_room(is_write)) ch.run_cycle();
+  ch.run_until_room(is_write);
   return ch.now();
 }
 

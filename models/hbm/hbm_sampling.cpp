@@ -85,7 +85,7 @@ std::vector<HbmRateProbe> HbmController::sample_rates(const HbmStream& stream, b
     UnitWindow w;
     uint32_t pending = 0;
     for (const UnitRequest& r : reqs[u]) {
-      while (!ch.has_room(is_write)) ch.run_cycle();
+      ch.run_until_room(is_write);
       ch.enqueue(r.addr, map_.decode(r.addr), is_write, 1);
       ++w.used;
       if (r.index >= w0) sample(w.probe, ch, pending, refresh);
