@@ -54,54 +54,66 @@ bool HbmChannelController::run_hits(Until u, bool is_write, uint64_t limit) {
 bool HbmChannelController::run_hits_loop(Until u, bool is_write, uint64_t limit) {
   bool processed = false;
   uint64_t t = now_;
+  // No RD/WR is legal before cmd_at: after a RD/WR, none before the channel-scope RD/WR ready
+  // times; after a cycle without one, the earliest ready time of the queues' commands; a moved
+  // command is not legal before the channel-scope times either.
+  auto channel_bound = [&] {
+    return std::min(tim_.channel_ready(HbmCmd::RD), tim_.channel_ready(HbmCmd::WR));
+  };
+  uint64_t cmd_at = 0;
   while (t < limit && t < next_refresh_) {
     bool progress = false;
-    uint64_t next = kNever;  // without progress: the earliest cycle a RD/WR becomes legal
-    if (queued_cmds_ > 0) {
+    if (queued_cmds_ > 0 && t >= cmd_at) {
       const uint32_t start = rr_ + 1 == nbanks_ ? 0 : rr_ + 1;
       const uint64_t m = busy_[0];
       const uint64_t high = ~uint64_t(0) << start;
+      uint64_t next = kNever;
       // Round robin: the queues from `start` up, then those below it.
-      for (uint64_t w : {m & high, m & ~high}) {
-        for (; w != 0 && !progress; w &= w - 1) {
+      for (uint64_t w = m & high, wrapped = m & ~high;; w = wrapped, wrapped = 0) {
+        for (; w != 0; w &= w - 1) {
           const uint32_t b = uint32_t(__builtin_ctzll(w));
-          const uint64_t rd_t = hits_rd_[b] > 0 ? tim_.ready_time(HbmCmd::RD, b) : kNever;
-          const uint64_t wr_t = hits_wr_[b] > 0 ? tim_.ready_time(HbmCmd::WR, b) : kNever;
+          const uint32_t hr = hits_rd_[b], hw = hits_wr_[b];
+          const uint64_t rd_t = hr > 0 ? tim_.ready_time(HbmCmd::RD, b) : kNever;
+          const uint64_t wr_t = hw > 0 ? tim_.ready_time(HbmCmd::WR, b) : kNever;
           if (rd_t > t && wr_t > t) {
             next = std::min(next, std::min(rd_t, wr_t));
             continue;
           }
           HbmCmd cmd = rd_t <= t ? HbmCmd::RD : HbmCmd::WR;
           int j = 0;  // one direction only: the oldest entry
-          if (hits_rd_[b] > 0 && hits_wr_[b] > 0) j = oldest_legal_hit(bq_[b], tim_.open_row(b), t, rd_t, wr_t, cmd);
+          if (hr > 0 && hw > 0) j = oldest_legal_hit(bq_[b], tim_.open_row(b), t, rd_t, wr_t, cmd);
           if (j < 0) {  // writes held back by older reads of their address
-            next = std::min(next, t + 1);
+            next = t + 1;
             continue;
           }
           rr_ = b;
           issue_column(b, size_t(j), cmd, t, false);
           progress = true;
+          break;
         }
-        if (progress) break;
+        if (progress || wrapped == 0) break;
       }
+      cmd_at = progress ? channel_bound() : next;
     }
     moved_miss_ = false;
-    if ((!rq_.empty() || !wq_.empty()) && schedule()) progress = true;
-    processed = true;
+    if ((!rq_.empty() || !wq_.empty()) && schedule()) {
+      progress = true;
+      cmd_at = std::min(cmd_at, channel_bound());
+    }
     if (progress) {
       last_busy_ = t;
       now_ = wake_ = t + 1;
+      processed = true;
       if (moved_miss_ || until_met(u, is_write, limit)) return true;
       t = now_;
       continue;
     }
-    next = std::min(std::max(next, t + 1), next_refresh_);
-    if (next == kNever) {  // nothing can happen any more: the general step reports it
-      now_ = t + 1;
-      wake_ = kNever;
-      return true;
-    }
+    // Nothing happened: nothing moves until a RD/WR issues, and none is legal before cmd_at;
+    // with no command queued, nothing happens before the next refresh.
+    const uint64_t next = std::min(queued_cmds_ > 0 ? std::max(cmd_at, t + 1) : kNever, next_refresh_);
+    if (next == kNever && limit == kNever) return processed;  // no event left: step() reports it
     now_ = wake_ = std::min(next, limit);
+    processed = true;
     if (until_met(u, is_write, limit)) return true;
     t = now_;
   }

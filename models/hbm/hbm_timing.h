@@ -59,6 +59,8 @@ class HbmChannelTiming {
     if (cmd == HbmCmd::ACT && faw_count_ == 4 && faw_[faw_head_] + tp_.faw > t) t = faw_[faw_head_] + tp_.faw;
     return t;
   }
+  /// The channel-scope part of ready_time(): no `cmd` to any bank is legal before this cycle.
+  uint64_t channel_ready(HbmCmd cmd) const { return chan_[size_t(cmd)]; }
   /// Earliest cycle of an all-bank REF (banks assumed closed).
   uint64_t refresh_ready_time() const;
 
