@@ -95,6 +95,16 @@ void HbmChannelController::finish_read(uint64_t arrival, uint32_t group, uint64_
   done(group, cycle);
 }
 
+void HbmChannelController::accept(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group,
+                                  uint64_t arrival) {
+  if (arrival < now_)
+    rewind_idle(arrival);
+  else if (arrival > now_)
+    advance_to(arrival);
+  if (!has_room(is_write)) run_until_room(is_write);
+  enqueue(addr, a, is_write, group);
+}
+
 void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group) {
   const uint64_t t = now_;
   if (group != 0 && group != group_) {

@@ -110,6 +110,9 @@ class HbmChannelController {
   /// Appends a request arriving at now() (has_room() must be true). `group` != 0 tags it for
   /// group_pending()/group_done() (the bulk access path).
   void enqueue(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group);
+  /// A request of the bulk path arriving at `arrival`: rewind_idle(arrival), advance_to(arrival),
+  /// run_until_room(is_write), then enqueue() at now().
+  void accept(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group, uint64_t arrival);
   /// Processes cycles until now() == t (no-op if t <= now()), skipping cycles in which nothing
   /// can happen. An idle channel (nothing queued, banks closed) skips its refresh-only cycles in
   /// constant time: the all-bank REFs of the tREFI grid points before t are counted, not stepped,

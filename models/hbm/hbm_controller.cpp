@@ -136,10 +136,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
     next(s, cur);
     const HbmAddress d = map_.decode(a);
     HbmChannelController& ch = ch_[d.unit];
-    ch.rewind_idle(arrival_cycle);
-    ch.advance_to(arrival_cycle);
-    ch.run_until_room(is_write);
-    ch.enqueue(a, d, is_write, group_);
+    ch.accept(a, d, is_write, group_, arrival_cycle);
     if (touched_stamp_[d.unit] != group_) {
       touched_stamp_[d.unit] = group_;
       touched_.push_back(d.unit);
