@@ -105,21 +105,37 @@ void HbmChannelController::accept(uint64_t addr, const HbmAddress& a, bool is_wr
   enqueue(addr, a, is_write, group);
 }
 
+void HbmChannelController::accept_all(const HbmColumn* cols, size_t n, bool is_write, uint32_t group,
+                                      uint64_t arrival) {
+  if (n == 0) return;
+  if (arrival < now_)
+    rewind_idle(arrival);
+  else if (arrival > now_)
+    advance_to(arrival);
+  Feed f{cols, n, 0, is_write, group};
+  feed(f);
+  if (f.next < n) run_until(Until::kFed, is_write, kNever, &f);
+}
+
 void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group) {
+  enqueue_column(addr, a.row, uint16_t(a.bank), is_write, group);
+}
+
+void HbmChannelController::enqueue_column(uint64_t addr, uint32_t row, uint16_t bank, bool is_write,
+                                          uint32_t group) {
   const uint64_t t = now_;
   if (group != 0 && group != group_) {
     group_ = group;
     group_pending_ = 0;
     group_done_ = 0;
   }
-  const uint16_t bank = uint16_t(a.bank);
   const bool bank_has_room = bq_[bank].size() < bq_cap_;
   if (is_write) {
     if (!has_room(true)) throw Error("hbm: write buffer full (call has_room() first)");
     ++ctr_.writes;
     if (!pending_write(addr, bank)) {  // a pending write to the same address is replaced
       ++pending_writes_;
-      wq_.push_back(Req{addr, t, a.row, bank, true, group});
+      wq_.push_back(Req{addr, t, row, bank, true, group});
       ++wr_filter_[slot(addr)];
       ++cnt_w_[bank];
       if (bank_has_room) ++movable_w_;
@@ -141,7 +157,7 @@ void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_w
     followers_[addr].push_back(Follower{t, group});
     return;
   }
-  rq_.push_back(Req{addr, t, a.row, bank, false, group});
+  rq_.push_back(Req{addr, t, row, bank, false, group});
   ++rd_filter_[slot(addr)];
   ++cnt_r_[bank];
   if (bank_has_room) ++movable_r_;

@@ -99,6 +99,13 @@ class HbmRing {
   size_t head_ = 0, size_ = 0, mask_ = 0;
 };
 
+/// One column access of a bulk access, decoded: byte address, row and bank within its unit.
+struct HbmColumn {
+  uint64_t addr;
+  uint32_t row;
+  uint16_t bank;
+};
+
 class HbmChannelController {
  public:
   HbmChannelController(const HbmConfig& cfg, const HbmTimingParams& tp);
@@ -113,6 +120,9 @@ class HbmChannelController {
   /// A request of the bulk path arriving at `arrival`: rewind_idle(arrival), advance_to(arrival),
   /// run_until_room(is_write), then enqueue() at now().
   void accept(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group, uint64_t arrival);
+  /// accept() of each of `n` column accesses in order, all arriving at `arrival`; the same result
+  /// as n accept() calls, with each request enqueued inside the run of cycles that makes room.
+  void accept_all(const HbmColumn* cols, size_t n, bool is_write, uint32_t group, uint64_t arrival);
   /// Processes cycles until now() == t (no-op if t <= now()), skipping cycles in which nothing
   /// can happen. An idle channel (nothing queued, banks closed) skips its refresh-only cycles in
   /// constant time: the all-bank REFs of the tREFI grid points before t are counted, not stepped,
@@ -210,13 +220,29 @@ class HbmChannelController {
   void rebound(uint32_t bank);
 
   bool step();  ///< processes cycle now_; true if anything was issued, moved or became due
-  /// What a run of cycles waits for: now() reaching a cycle, room for a request, the group done.
-  enum class Until { kCycle, kRoom, kGroupDone };
-  bool until_met(Until u, bool is_write, uint64_t limit) const {
+  /// Requests of accept_all() still to be enqueued: each as soon as its queue has room.
+  struct Feed {
+    const HbmColumn* cols;
+    size_t n, next;
+    bool is_write;
+    uint32_t group;
+  };
+  /// Enqueues the feed's next requests while their queue has room.
+  void feed(Feed& f) {
+    while (f.next < f.n && has_room(f.is_write)) {
+      const HbmColumn& c = f.cols[f.next++];
+      enqueue_column(c.addr, c.row, c.bank, f.is_write, f.group);
+    }
+  }
+  /// What a run of cycles waits for: now() reaching a cycle, room for a request, the group done,
+  /// the feed enqueued.
+  enum class Until { kCycle, kRoom, kGroupDone, kFed };
+  bool until_met(Until u, bool is_write, uint64_t limit, const Feed* f) const {
     switch (u) {
       case Until::kCycle: return now_ >= limit;
       case Until::kRoom: return has_room(is_write);
       case Until::kGroupDone: return group_pending_ == 0;
+      case Until::kFed: return f->next == f->n;
     }
     return true;
   }
@@ -225,10 +251,14 @@ class HbmChannelController {
   /// Processes cycles from now_ as a row-hit run until `u` is met, the run ends (a refresh falls
   /// due, a moved transaction misses its bank's open row) or no event is left; no cycle at or
   /// after `limit` (jumps over idle cycles stop at it). False if it processed no cycle.
-  bool run_hits(Until u, bool is_write, uint64_t limit);
-  bool run_hits_loop(Until u, bool is_write, uint64_t limit);  ///< run_hits() without the bounds reset
-  /// Loop of advance_to() / run_until_room() / run_until_group_done().
-  void run_until(Until u, bool is_write, uint64_t limit);
+  /// `f` (kFed): fed after every cycle with progress.
+  bool run_hits(Until u, bool is_write, uint64_t limit, Feed* f = nullptr);
+  /// run_hits() without the bounds reset.
+  bool run_hits_loop(Until u, bool is_write, uint64_t limit, Feed* f);
+  /// Loop of advance_to() / run_until_room() / run_until_group_done() / accept_all().
+  void run_until(Until u, bool is_write, uint64_t limit, Feed* f = nullptr);
+  /// enqueue() of a decoded column access.
+  void enqueue_column(uint64_t addr, uint32_t row, uint16_t bank, bool is_write, uint32_t group);
   /// True when the only thing that can happen before cycle `t` is the REF of each tREFI grid
   /// point, issued exactly at it: nothing queued, no refresh due, every bank closed, the next REF
   /// legal at its grid point and tRFC <= tREFI (so each REF is legal at the next grid point).

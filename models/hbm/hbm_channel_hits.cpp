@@ -39,9 +39,9 @@ bool HbmChannelController::in_hit_run() const {
   return true;
 }
 
-bool HbmChannelController::run_hits(Until u, bool is_write, uint64_t limit) {
+bool HbmChannelController::run_hits(Until u, bool is_write, uint64_t limit, Feed* f) {
   in_run_ = true;
-  const bool processed = run_hits_loop(u, is_write, limit);
+  const bool processed = run_hits_loop(u, is_write, limit, f);
   in_run_ = false;
   if (run_dirty_ != 0) {
     for (uint64_t m = run_dirty_; m != 0; m &= m - 1) wake_of_[size_t(__builtin_ctzll(m))] = BankWake{};
@@ -51,7 +51,7 @@ bool HbmChannelController::run_hits(Until u, bool is_write, uint64_t limit) {
   return processed;
 }
 
-bool HbmChannelController::run_hits_loop(Until u, bool is_write, uint64_t limit) {
+bool HbmChannelController::run_hits_loop(Until u, bool is_write, uint64_t limit, Feed* f) {
   bool processed = false;
   uint64_t t = now_;
   // No RD/WR is legal before cmd_at: after a RD/WR, none before the channel-scope RD/WR ready
@@ -104,7 +104,8 @@ bool HbmChannelController::run_hits_loop(Until u, bool is_write, uint64_t limit)
       last_busy_ = t;
       now_ = wake_ = t + 1;
       processed = true;
-      if (moved_miss_ || until_met(u, is_write, limit)) return true;
+      if (f) feed(*f);  // the requests the caller would enqueue now, arriving at now_
+      if (moved_miss_ || until_met(u, is_write, limit, f)) return true;
       t = now_;
       continue;
     }
@@ -114,16 +115,17 @@ bool HbmChannelController::run_hits_loop(Until u, bool is_write, uint64_t limit)
     if (next == kNever && limit == kNever) return processed;  // no event left: step() reports it
     now_ = wake_ = std::min(next, limit);
     processed = true;
-    if (until_met(u, is_write, limit)) return true;
+    if (until_met(u, is_write, limit, f)) return true;
     t = now_;
   }
   return processed;
 }
 
-void HbmChannelController::run_until(Until u, bool is_write, uint64_t limit) {
-  while (!until_met(u, is_write, limit)) {
-    if (hit_runs_ && in_hit_run() && run_hits(u, is_write, limit)) continue;
+void HbmChannelController::run_until(Until u, bool is_write, uint64_t limit, Feed* f) {
+  while (!until_met(u, is_write, limit, f)) {
+    if (hit_runs_ && in_hit_run() && run_hits(u, is_write, limit, f)) continue;
     run_cycle();
+    if (f) feed(*f);
   }
 }
 

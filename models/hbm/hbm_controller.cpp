@@ -18,6 +18,7 @@ HbmController::HbmController(const HbmConfig& cfg)
   ch_.reserve(cfg_.units());
   for (uint32_t u = 0; u < cfg_.units(); ++u) ch_.emplace_back(cfg_, tp_);
   touched_.reserve(cfg_.units());
+  columns_.resize(cfg_.units());
 }
 
 void HbmController::start_row(const HbmStream& s, Cursor& c) const {
@@ -108,6 +109,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   if (ff) probe_.assign(units(), Probe{});
   for (uint64_t i = 0; i < n; ++i) {
     if (reuse && i == edge) {
+      accept_columns(is_write, arrival_cycle);
       const std::vector<uint64_t> todo = unit_counts(s, cur, n - edge);
       if (probes_ready(todo, known->second, true)) {
         fast_forward(todo, known->second, arrival_cycle);
@@ -136,13 +138,18 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
     next(s, cur);
     const HbmAddress d = map_.decode(a);
     HbmChannelController& ch = ch_[d.unit];
-    ch.accept(a, d, is_write, group_, arrival_cycle);
     if (touched_stamp_[d.unit] != group_) {
       touched_stamp_[d.unit] = group_;
       touched_.push_back(d.unit);
     }
-    if (ff && i >= w0) sample(probe_[d.unit], ch, pending, refresh);
+    if (!ff) {  // units are independent: each takes its column accesses in one accept_all()
+      columns_[d.unit].push_back(HbmColumn{a, d.row, uint16_t(d.bank)});
+      continue;
+    }
+    ch.accept(a, d, is_write, group_, arrival_cycle);
+    if (i >= w0) sample(probe_[d.unit], ch, pending, refresh);
   }
+  accept_columns(is_write, arrival_cycle);
   uint64_t done = arrival_cycle;
   for (uint32_t u : touched_) {
     HbmChannelController& ch = ch_[u];
@@ -150,6 +157,14 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
     done = std::max(done, ch.group_done());
   }
   return done;
+}
+
+void HbmController::accept_columns(bool is_write, uint64_t arrival_cycle) {
+  for (uint32_t u : touched_) {
+    std::vector<HbmColumn>& c = columns_[u];
+    ch_[u].accept_all(c.data(), c.size(), is_write, group_, arrival_cycle);
+    c.clear();
+  }
 }
 
 void HbmController::sample(Probe& p, const HbmChannelController& ch, uint32_t& pending, bool refresh) {
