@@ -441,11 +441,12 @@ void HbmChannelController::move(HbmRing<Req>& q, size_t i) {
   auto& bq = bq_[b];
   const bool hit = tim_.is_open(b) && tim_.open_row(b) == r.row;
   if (hit) ++(r.is_write ? hits_wr_ : hits_rd_)[b];
-  moved_miss_ = !hit;
   // A command appended to a non-empty queue adds no candidate unless it hits the open row (a
   // RD/WR); it never makes a row command (ACT for the whole queue, PRE for the oldest command)
   // legal earlier. Otherwise the bounds are recomputed.
   const bool was_empty = bq.empty();
+  moved_off_run_ = tim_.is_open(b) ? !hit : !was_empty && bq.front().row != r.row;
+  last_moved_bank_ = b;
   bq.push_back(r);
   if (in_run_)
     run_dirty_ |= uint64_t(1) << b;  // bounds reset when the row-hit run ends

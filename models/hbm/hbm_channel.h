@@ -138,12 +138,12 @@ class HbmChannelController {
   void run_until_group_done();
   /// Row-hit runs (on by default; off: every cycle through the general step, the reference the
   /// tests compare against). While no refresh is due and every non-empty bank queue holds only
-  /// commands to its bank's open row, no ACT or PRE can be legal, and a cycle is at most one
-  /// RD/WR (the first bank in round-robin order with a legal one, its oldest legal command) and
-  /// one transaction move; advance_to(), run_until_room() and run_until_group_done() run such
-  /// cycles in a loop that looks only at the non-empty queues' RD/WR ready times, without the
-  /// general step's ACT/PRE candidates, bounds and second pick. Results are identical
-  /// (models/hbm/README.md "Simulation speed").
+  /// commands to one row, its bank's open row or, if the bank is closed, the row its ACT will
+  /// open, no PRE can be legal, and a cycle is at most one RD/WR, one ACT and one transaction
+  /// move; advance_to(), run_until_room(), run_until_group_done() and accept_all() run such
+  /// cycles in a loop that looks only at the non-empty queues' RD/WR/ACT ready times, without
+  /// the general step's PRE candidates and bounds. Results are identical (models/hbm/README.md
+  /// "Simulation speed", hbm_channel_hits.cpp).
   void set_row_hit_runs(bool on) { hit_runs_ = on; }
   /// Temporal decoupling: a request may arrive at a cycle t the channel's clock has already
   /// passed, because another initiator running ahead advanced it. If the channel did nothing
@@ -251,6 +251,10 @@ class HbmChannelController {
   /// Processes cycles from now_ as a row-hit run until `u` is met, the run ends (a refresh falls
   /// due, a moved transaction misses its bank's open row) or no event is left; no cycle at or
   /// after `limit` (jumps over idle cycles stop at it). False if it processed no cycle.
+  /// The first non-empty queue after rr_ (round robin, rr_'s own last) with a command legal at t
+  /// during a row-hit run: ACT for a closed bank (bit set in `closed`), the oldest legal RD/WR
+  /// for an open one (none if row_only). Lowers `next` to the ready times of the queues passed.
+  bool run_pick(uint64_t t, bool row_only, uint64_t closed, Pick& p, uint64_t& next) const;
   /// `f` (kFed): fed after every cycle with progress.
   bool run_hits(Until u, bool is_write, uint64_t limit, Feed* f = nullptr);
   /// run_hits() without the bounds reset.
@@ -288,7 +292,7 @@ class HbmChannelController {
   /// Moves the oldest request of q whose bank queue has room; the first `skip` entries are
   /// known to wait for full bank queues (updated).
   bool move_from(HbmRing<Req>& q, uint32_t movable, size_t& skip);
-  void move(HbmRing<Req>& q, size_t i);  ///< q[i] -> its bank queue (sets moved_miss_)
+  void move(HbmRing<Req>& q, size_t i);  ///< q[i] -> its bank queue (sets moved_off_run_)
   /// While a refresh is due: earliest cycle > t at which a PRE or the REF becomes legal.
   uint64_t refresh_wake(uint64_t t) const;
   void done(uint32_t group, uint64_t cycle);
@@ -328,7 +332,10 @@ class HbmChannelController {
   uint32_t queued_cmds_ = 0;                 ///< commands in all bank queues
   uint32_t write_draining_ = 0;
   bool hit_runs_ = true;     ///< set_row_hit_runs()
-  bool moved_miss_ = false;  ///< the last move() put a command that misses the open row
+  /// The last move() put a command into a queue that a row-hit run cannot serve: an open bank
+  /// and another row, or a closed bank and another row than its queued commands'.
+  bool moved_off_run_ = false;
+  uint32_t last_moved_bank_ = 0;  ///< bank queue of the last move()
   bool in_run_ = false;      ///< inside run_hits(): move() leaves the bounds to the run's end
   uint64_t run_dirty_ = 0;   ///< bank queues a run moved commands into (bounds to reset)
   std::vector<uint32_t> cnt_r_, cnt_w_;     ///< per bank: requests waiting in rq_ / wq_

@@ -1,24 +1,28 @@
 // Row-hit runs of HbmChannelController (hbm_channel.h, set_row_hit_runs()): the cycles in which
-// every queued command hits its bank's open row, processed without the general step's machinery.
+// every queued command goes to one row per bank, the bank's open row or, for a closed bank, the
+// row its ACT will open, processed without the general step's machinery.
 //
 // Why the result is that of step(), cycle by cycle, while the run lasts (no refresh due, cycle
-// before the next tREFI grid point, every non-empty bank queue open and all its entries to the
-// open row):
+// before the next tREFI grid point, every non-empty bank queue either open with all its entries
+// to the open row, or closed with all its entries to one row):
 // - Refresh: nothing is due, so step() does no refresh work.
-// - ACT needs a closed bank and PRE a queue whose oldest entry misses the open row: no non-empty
-//   queue has either, so no row command is legal, and the second pick of a cycle (a row command
-//   after a column command) never issues.
+// - PRE needs an open bank whose oldest queued entry misses the open row: there is none. A closed
+//   queue's next command is its ACT, an open queue's its oldest legal RD/WR (first_ready()).
 // - The first pick takes the first non-empty queue after the last one served (round robin) with
-//   a legal RD/WR, and in it the oldest legal entry (first_ready()). step()'s bounds only skip
-//   queues that cannot have one, so looking at every queue's RD/WR ready times gives the same
-//   choice. A queue of reads only (writes only) has its oldest entry legal iff RD (WR) is.
-// - The transaction move is schedule() itself. A move that misses its bank's open row ends the
-//   run after its cycle.
+//   a legal command; step()'s bounds only skip queues that cannot have one, so looking at every
+//   queue's RD/WR/ACT ready times gives the same choice. A queue of reads only (writes only) has
+//   its oldest entry legal iff RD (WR) is. The second pick (HBM's separate row and column command
+//   buses) starts after the first one's queue: after a RD/WR, the first queue with a legal ACT;
+//   after an ACT, the first queue with any legal command, issued if it is a RD/WR; either moves
+//   the round robin as step() does.
+// - The transaction move is schedule() itself. A move that puts a command to another row into a
+//   queue ends the run after its cycle. An ACT opens the row all its queue's entries go to.
 // - A cycle without progress changes nothing but the clock (schedule() depends on the queues
-//   only, not on the cycle), so the run skips to the next cycle at which a RD/WR becomes legal,
+//   only, not on the cycle), so the run skips to the next cycle at which a command becomes legal,
 //   the next refresh or the limit; step() skips to a lower bound of that and then finds nothing
-//   in between. The callers' conditions (room in a queue, the group done) change only in cycles
-//   with progress, so the run stops in the same cycle as the run_cycle() loop it replaces.
+//   in between. The callers' conditions (room in a queue, the group done, the feed enqueued)
+//   change only in cycles with progress, so the run stops in the same cycle as the run_cycle()
+//   loop it replaces, and accept_all() enqueues each request at the cycle accept() would.
 // The bounds step() keeps (wake_of_, pick_wake_, row_pick_wake_) are not updated during a run.
 // Its RD/WR commands leave them valid lower bounds (ready times only grow, commands only leave
 // queues); a moved command can add a candidate, so the bounds of the queues the run moved
@@ -34,9 +38,55 @@ bool HbmChannelController::in_hit_run() const {
   if (queued_cmds_ == 0 && rq_.empty() && wq_.empty()) return false;  // idle: the general path
   for (uint64_t m = busy_[0]; m != 0; m &= m - 1) {
     const uint32_t b = uint32_t(__builtin_ctzll(m));
-    if (!tim_.is_open(b) || hits_rd_[b] + hits_wr_[b] != bq_[b].size()) return false;
+    const auto& q = bq_[b];
+    if (tim_.is_open(b)) {
+      if (hits_rd_[b] + hits_wr_[b] != q.size()) return false;
+    } else {
+      for (size_t j = 1; j < q.size(); ++j)
+        if (q[j].row != q.front().row) return false;
+    }
   }
   return true;
+}
+
+inline bool HbmChannelController::run_pick(uint64_t t, bool row_only, uint64_t closed, Pick& p,
+                                           uint64_t& next) const {
+  const uint32_t start = rr_ + 1 == nbanks_ ? 0 : rr_ + 1;
+  const uint64_t m = busy_[0];
+  const uint64_t high = ~uint64_t(0) << start;
+  // Round robin: the queues from `start` up, then those below it.
+  for (uint64_t w = m & high, wrapped = m & ~high;; w = wrapped, wrapped = 0) {
+    for (; w != 0; w &= w - 1) {
+      const uint32_t b = uint32_t(__builtin_ctzll(w));
+      if (closed >> b & 1) {  // the queue's ACT
+        const uint64_t act_t = tim_.ready_time(HbmCmd::ACT, b);
+        if (act_t > t) {
+          next = std::min(next, act_t);
+          continue;
+        }
+        p = Pick{b, 0, HbmCmd::ACT};
+        return true;
+      }
+      if (row_only) continue;  // an open queue of a run has no legal row command
+      const uint32_t hr = hits_rd_[b], hw = hits_wr_[b];
+      const uint64_t rd_t = hr > 0 ? tim_.ready_time(HbmCmd::RD, b) : kNever;
+      const uint64_t wr_t = hw > 0 ? tim_.ready_time(HbmCmd::WR, b) : kNever;
+      if (rd_t > t && wr_t > t) {
+        next = std::min(next, std::min(rd_t, wr_t));
+        continue;
+      }
+      HbmCmd cmd = rd_t <= t ? HbmCmd::RD : HbmCmd::WR;
+      int j = 0;  // one direction only: the oldest entry
+      if (hr > 0 && hw > 0) j = oldest_legal_hit(bq_[b], tim_.open_row(b), t, rd_t, wr_t, cmd);
+      if (j < 0) {  // writes held back by older reads of their address
+        next = t + 1;
+        continue;
+      }
+      p = Pick{b, j, cmd};
+      return true;
+    }
+    if (wrapped == 0) return false;
+  }
 }
 
 bool HbmChannelController::run_hits(Until u, bool is_write, uint64_t limit, Feed* f) {
@@ -54,62 +104,68 @@ bool HbmChannelController::run_hits(Until u, bool is_write, uint64_t limit, Feed
 bool HbmChannelController::run_hits_loop(Until u, bool is_write, uint64_t limit, Feed* f) {
   bool processed = false;
   uint64_t t = now_;
-  // No RD/WR is legal before cmd_at: after a RD/WR, none before the channel-scope RD/WR ready
-  // times; after a cycle without one, the earliest ready time of the queues' commands; a moved
-  // command is not legal before the channel-scope times either.
-  auto channel_bound = [&] {
+  uint64_t closed = 0;  // non-empty queues of closed banks (waiting for their ACT)
+  for (uint64_t m = busy_[0]; m != 0; m &= m - 1)
+    if (!tim_.is_open(uint32_t(__builtin_ctzll(m)))) closed |= m & (~m + 1);
+  // No command is legal before cmd_at: after a cycle without one, the earliest ready time of the
+  // queues' commands; after a RD/WR, with no closed queue, the channel-scope RD/WR ready times
+  // (an ACT, or a closed queue: the next cycle); a moved command to an open bank is not legal
+  // before the channel-scope times either.
+  auto column_bound = [&] {
     return std::min(tim_.channel_ready(HbmCmd::RD), tim_.channel_ready(HbmCmd::WR));
+  };
+  auto issue_run = [&](const Pick& p) {
+    if (p.cmd == HbmCmd::ACT) {
+      issue(p, t);
+      closed &= ~(uint64_t(1) << p.bank);
+      run_dirty_ |= uint64_t(1) << p.bank;
+    } else {
+      issue_column(p.bank, size_t(p.idx), p.cmd, t, false);
+    }
   };
   uint64_t cmd_at = 0;
   while (t < limit && t < next_refresh_) {
     bool progress = false;
     if (queued_cmds_ > 0 && t >= cmd_at) {
-      const uint32_t start = rr_ + 1 == nbanks_ ? 0 : rr_ + 1;
-      const uint64_t m = busy_[0];
-      const uint64_t high = ~uint64_t(0) << start;
       uint64_t next = kNever;
-      // Round robin: the queues from `start` up, then those below it.
-      for (uint64_t w = m & high, wrapped = m & ~high;; w = wrapped, wrapped = 0) {
-        for (; w != 0; w &= w - 1) {
-          const uint32_t b = uint32_t(__builtin_ctzll(w));
-          const uint32_t hr = hits_rd_[b], hw = hits_wr_[b];
-          const uint64_t rd_t = hr > 0 ? tim_.ready_time(HbmCmd::RD, b) : kNever;
-          const uint64_t wr_t = hw > 0 ? tim_.ready_time(HbmCmd::WR, b) : kNever;
-          if (rd_t > t && wr_t > t) {
-            next = std::min(next, std::min(rd_t, wr_t));
-            continue;
-          }
-          HbmCmd cmd = rd_t <= t ? HbmCmd::RD : HbmCmd::WR;
-          int j = 0;  // one direction only: the oldest entry
-          if (hr > 0 && hw > 0) j = oldest_legal_hit(bq_[b], tim_.open_row(b), t, rd_t, wr_t, cmd);
-          if (j < 0) {  // writes held back by older reads of their address
-            next = t + 1;
-            continue;
-          }
-          rr_ = b;
-          issue_column(b, size_t(j), cmd, t, false);
-          progress = true;
-          break;
+      Pick first;
+      if (run_pick(t, false, closed, first, next)) {
+        rr_ = first.bank;
+        const bool first_col = first.cmd != HbmCmd::ACT;
+        issue_run(first);
+        progress = true;
+        Pick second;  // row and column command buses: one of each per cycle
+        uint64_t unused = kNever;
+        // After a RD/WR only an ACT can follow, and only a closed queue has one.
+        if (queued_cmds_ > 0 && (!first_col || closed != 0) && run_pick(t, first_col, closed, second, unused)) {
+          rr_ = second.bank;
+          if ((second.cmd != HbmCmd::ACT) != first_col) issue_run(second);
         }
-        if (progress || wrapped == 0) break;
+        cmd_at = first_col && closed == 0 ? column_bound() : t + 1;
+      } else {
+        cmd_at = next;
       }
-      cmd_at = progress ? channel_bound() : next;
     }
-    moved_miss_ = false;
+    moved_off_run_ = false;
     if ((!rq_.empty() || !wq_.empty()) && schedule()) {
       progress = true;
-      cmd_at = std::min(cmd_at, channel_bound());
+      if (!tim_.is_open(last_moved_bank_)) {
+        closed |= uint64_t(1) << last_moved_bank_;
+        cmd_at = std::min(cmd_at, t + 1);
+      } else {
+        cmd_at = std::min(cmd_at, column_bound());
+      }
     }
     if (progress) {
       last_busy_ = t;
       now_ = wake_ = t + 1;
       processed = true;
       if (f) feed(*f);  // the requests the caller would enqueue now, arriving at now_
-      if (moved_miss_ || until_met(u, is_write, limit, f)) return true;
+      if (moved_off_run_ || until_met(u, is_write, limit, f)) return true;
       t = now_;
       continue;
     }
-    // Nothing happened: nothing moves until a RD/WR issues, and none is legal before cmd_at;
+    // Nothing happened: nothing moves until a command issues, and none is legal before cmd_at;
     // with no command queued, nothing happens before the next refresh.
     const uint64_t next = std::min(queued_cmds_ > 0 ? std::max(cmd_at, t + 1) : kNever, next_refresh_);
     if (next == kNever && limit == kNever) return processed;  // no event left: step() reports it
