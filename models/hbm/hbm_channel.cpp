@@ -105,16 +105,17 @@ void HbmChannelController::accept(uint64_t addr, const HbmAddress& a, bool is_wr
   enqueue(addr, a, is_write, group);
 }
 
-void HbmChannelController::accept_all(const HbmColumn* cols, size_t n, bool is_write, uint32_t group,
-                                      uint64_t arrival) {
-  if (n == 0) return;
+size_t HbmChannelController::accept_all(const HbmColumn* cols, size_t n, bool is_write, uint32_t group,
+                                        uint64_t arrival, AcceptHook hook, void* hook_ctx) {
+  if (n == 0) return 0;
   if (arrival < now_)
     rewind_idle(arrival);
   else if (arrival > now_)
     advance_to(arrival);
-  Feed f{cols, n, 0, is_write, group};
+  Feed f{cols, n, 0, is_write, group, hook, hook_ctx};
   feed(f);
-  if (f.next < n) run_until(Until::kFed, is_write, kNever, &f);
+  if (f.next < f.n) run_until(Until::kFed, is_write, kNever, &f);
+  return f.next;
 }
 
 void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group) {

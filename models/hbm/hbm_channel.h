@@ -120,9 +120,14 @@ class HbmChannelController {
   /// A request of the bulk path arriving at `arrival`: rewind_idle(arrival), advance_to(arrival),
   /// run_until_room(is_write), then enqueue() at now().
   void accept(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group, uint64_t arrival);
+  /// Called after each request accept_all() enqueues, with the request's index; false stops
+  /// accept_all() there (no further request, no further cycle).
+  using AcceptHook = bool (*)(void* ctx, size_t index);
   /// accept() of each of `n` column accesses in order, all arriving at `arrival`; the same result
   /// as n accept() calls, with each request enqueued inside the run of cycles that makes room.
-  void accept_all(const HbmColumn* cols, size_t n, bool is_write, uint32_t group, uint64_t arrival);
+  /// Returns the number of requests enqueued (n unless `hook` stopped it).
+  size_t accept_all(const HbmColumn* cols, size_t n, bool is_write, uint32_t group, uint64_t arrival,
+                    AcceptHook hook = nullptr, void* hook_ctx = nullptr);
   /// Processes cycles until now() == t (no-op if t <= now()), skipping cycles in which nothing
   /// can happen. An idle channel (nothing queued, banks closed) skips its refresh-only cycles in
   /// constant time: the all-bank REFs of the tREFI grid points before t are counted, not stepped,
@@ -226,12 +231,15 @@ class HbmChannelController {
     size_t n, next;
     bool is_write;
     uint32_t group;
+    AcceptHook hook;
+    void* hook_ctx;
   };
   /// Enqueues the feed's next requests while their queue has room.
   void feed(Feed& f) {
     while (f.next < f.n && has_room(f.is_write)) {
       const HbmColumn& c = f.cols[f.next++];
       enqueue_column(c.addr, c.row, c.bank, f.is_write, f.group);
+      if (f.hook && !f.hook(f.hook_ctx, f.next - 1)) f.n = f.next;
     }
   }
   /// What a run of cycles waits for: now() reaching a cycle, room for a request, the group done,
