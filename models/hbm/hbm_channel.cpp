@@ -327,23 +327,22 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
 
 void HbmChannelController::issue_column(uint32_t bank, size_t idx, HbmCmd cmd, uint64_t t, bool bounds) {
   auto& q = bq_[bank];
-  const Req req = q[idx];
+  const Req& r = q[idx];
+  const uint64_t addr = r.addr, arrival = r.arrival;
+  const uint32_t group = r.group;
   if (tim_.row_hit_count(bank) != 0) ++ctr_.row_hits;
-  if (bounds)
-    tim_.issue(cmd, bank, req.row, t);  // checked
-  else
-    tim_.issue_legal_column(cmd == HbmCmd::WR, bank, t);  // row-hit run: legal by construction
-  // A column command always hits the open row. Channel-wide bounds, as the command bus rules of
-  // HbmChannelTiming::issue (RD/WR -> RD/WR, any bank).
-  if (cmd == HbmCmd::RD) {
-    --hits_rd_[bank];
-    chan_rd_ = std::max(chan_rd_, t + tp_.rd_rd_s);
-    chan_wr_ = std::max(chan_wr_, t + tp_.rd_wr);
+  const bool is_read = cmd == HbmCmd::RD;
+  if (bounds) {
+    tim_.issue(cmd, bank, r.row, t);  // checked
+    // Channel-wide bounds, as the command bus rules of HbmChannelTiming::issue (RD/WR -> RD/WR,
+    // any bank); row-hit runs leave them lower, which keeps them valid.
+    chan_rd_ = std::max(chan_rd_, t + (is_read ? tp_.rd_rd_s : tp_.wr_rd_s));
+    chan_wr_ = std::max(chan_wr_, t + (is_read ? tp_.rd_wr : tp_.wr_wr_s));
   } else {
-    --hits_wr_[bank];
-    chan_wr_ = std::max(chan_wr_, t + tp_.wr_wr_s);
-    chan_rd_ = std::max(chan_rd_, t + tp_.wr_rd_s);
+    tim_.issue_legal_column(!is_read, bank, t);  // row-hit run: legal by construction
   }
+  // A column command always hits the open row.
+  --(is_read ? hits_rd_ : hits_wr_)[bank];
   if (q.size() == bq_cap_) {  // bank queue leaves the full state
     movable_r_ += cnt_r_[bank];
     movable_w_ += cnt_w_[bank];
@@ -355,18 +354,18 @@ void HbmChannelController::issue_column(uint32_t bank, size_t idx, HbmCmd cmd, u
   else if (bounds)
     rebound(bank);
   --queued_cmds_;
-  if (cmd == HbmCmd::WR) {
+  if (!is_read) {
     ++ctr_.write_cmds;
     --pending_writes_;
-    --wr_filter_[slot(req.addr)];
+    --wr_filter_[slot(addr)];
     return;
   }
   ++ctr_.read_cmds;
-  --rd_filter_[slot(req.addr)];
+  --rd_filter_[slot(addr)];
   const uint64_t data = t + tp_.read_delay;
-  finish_read(req.arrival, req.group, data);
+  finish_read(arrival, group, data);
   if (!followers_.empty()) {  // the reads merged with this one complete with it
-    auto f = followers_.find(req.addr);
+    auto f = followers_.find(addr);
     if (f != followers_.end()) {
       for (const Follower& fl : f->second) finish_read(fl.arrival, fl.group, data);
       followers_.erase(f);
