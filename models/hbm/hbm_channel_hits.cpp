@@ -30,6 +30,7 @@
 #include <algorithm>
 
 #include "models/hbm/hbm_channel.h"
+#include "models/hbm/hbm_channel_ops.h"
 
 namespace photon {
 
