@@ -17,10 +17,11 @@
 //   the round robin as step() does.
 // - The transaction move is schedule() itself. A move that puts a command to another row into a
 //   queue ends the run after its cycle. An ACT opens the row all its queue's entries go to.
-// - A cycle without progress changes nothing but the clock (schedule() depends on the queues
-//   only, not on the cycle), so the run skips to the next cycle at which a command becomes legal,
-//   the next refresh or the limit; step() skips to a lower bound of that and then finds nothing
-//   in between. The callers' conditions (room in a queue, the group done, the feed enqueued)
+// - A cycle without progress changes nothing but the clock and, once, the start of a write drain
+//   that has nothing to move yet (schedule() depends on the queues only, not on the cycle); that
+//   cycle itself is processed, so the cycles after it repeat it exactly, and the run skips them:
+//   to the next cycle at which a command becomes legal, the next refresh or the limit (step()
+//   skips to a lower bound of that and then finds nothing in between). The callers' conditions (room in a queue, the group done, the feed enqueued)
 //   change only in cycles with progress, so the run stops in the same cycle as the run_cycle()
 //   loop it replaces, and accept_all() enqueues each request at the cycle accept() would.
 // The bounds step() keeps (wake_of_, pick_wake_, row_pick_wake_) are not updated during a run.
