@@ -110,11 +110,17 @@ bool HbmChannelController::run_hits_loop(Until u, bool is_write, uint64_t limit,
   for (uint64_t m = busy_[0]; m != 0; m &= m - 1)
     if (!tim_.is_open(uint32_t(__builtin_ctzll(m)))) closed |= m & (~m + 1);
   // No command is legal before cmd_at: after a cycle without one, the earliest ready time of the
-  // queues' commands; after a RD/WR, with no closed queue, the channel-scope RD/WR ready times
-  // (an ACT, or a closed queue: the next cycle); a moved command to an open bank is not legal
-  // before the channel-scope times either.
+  // queues' commands; after a RD/WR, the channel-scope RD/WR ready times or a closed queue's ACT
+  // (after an ACT: the next cycle); a command moved to an open bank is not legal before the
+  // channel-scope times either, one moved to a closed bank not before its ACT.
   auto column_bound = [&] {
     return std::min(tim_.channel_ready(HbmCmd::RD), tim_.channel_ready(HbmCmd::WR));
+  };
+  auto act_bound = [&] {  // the closed queues' ACTs
+    uint64_t b = kNever;
+    for (uint64_t m = closed; m != 0; m &= m - 1)
+      b = std::min(b, tim_.ready_time(HbmCmd::ACT, uint32_t(__builtin_ctzll(m))));
+    return b;
   };
   auto issue_run = [&](const Pick& p) {
     if (p.cmd == HbmCmd::ACT) {
@@ -143,7 +149,7 @@ bool HbmChannelController::run_hits_loop(Until u, bool is_write, uint64_t limit,
           rr_ = second.bank;
           if ((second.cmd != HbmCmd::ACT) != first_col) issue_run(second);
         }
-        cmd_at = first_col && closed == 0 ? column_bound() : t + 1;
+        cmd_at = first_col ? std::min(column_bound(), act_bound()) : t + 1;
       } else {
         cmd_at = next;
       }
@@ -153,7 +159,7 @@ bool HbmChannelController::run_hits_loop(Until u, bool is_write, uint64_t limit,
       progress = true;
       if (!tim_.is_open(last_moved_bank_)) {
         closed |= uint64_t(1) << last_moved_bank_;
-        cmd_at = std::min(cmd_at, t + 1);
+        cmd_at = std::min(cmd_at, tim_.ready_time(HbmCmd::ACT, last_moved_bank_));
       } else {
         cmd_at = std::min(cmd_at, column_bound());
       }
