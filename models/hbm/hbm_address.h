@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "models/hbm/hbm_config.h"
 
@@ -54,13 +55,28 @@ class HbmAddressMap {
     return ((uint64_t(unit / pseudo_channels_) & mask_[kCh]) << pos_[kCh]) |
            ((uint64_t(unit % pseudo_channels_) & mask_[kPc]) << pos_[kPc]);
   }
+  /// Adds to per_unit[u] (one entry per unit) the number of column indices k in [k0, k1) that
+  /// decode to unit u, in O(units) or O(bits x units) instead of O(k1 - k0). When the unit
+  /// fields are adjacent (every preset), k = (high, unit value v, low) with p low bits: [0, x)
+  /// holds x >> (p + w) whole blocks of 2^p indices per v, then the partial block. Otherwise,
+  /// for every set bit b of a bound x, the indices below x that agree with x above b and have
+  /// bit b clear form one block of 2^b indices, in which each unit whose field bits agree with
+  /// x above b occurs 2^(b - unit bits below b) times.
+  void count_units(uint64_t k0, uint64_t k1, uint64_t* per_unit) const;
 
  private:
+  /// Adds sign * (count of indices in [0, x) per unit) to per_unit (wrapping arithmetic).
+  void count_below(uint64_t x, uint64_t sign, uint64_t* per_unit) const;
   enum Field { kRo, kPc, kBg, kBa, kCh, kCo, kFields };
   uint32_t offset_bits_ = 0;
   uint32_t pos_[kFields] = {};
   uint64_t mask_[kFields] = {};
   uint32_t pseudo_channels_ = 1, banks_per_group_ = 1;
+  uint32_t units_ = 1;
+  /// Adjacent unit fields: their lowest bit, total width, and the unit of each field value.
+  bool unit_run_ = false;
+  uint32_t unit_pos_ = 0, unit_width_ = 0;
+  std::vector<uint32_t> unit_of_value_;
 };
 
 }  // namespace photon

@@ -1,4 +1,5 @@
 #include "models/hbm/hbm_channel.h"
+#include "models/hbm/hbm_channel_ops.h"
 
 #include <algorithm>
 #include <limits>
@@ -49,6 +50,7 @@ HbmChannelController::HbmChannelController(const HbmConfig& cfg, const HbmTiming
       wr_filter_(1024, 0),
       nbanks_(cfg.bank_groups * cfg.banks_per_group),
       next_refresh_(cfg.refresh_enabled ? cfg.tREFI : std::numeric_limits<uint64_t>::max()) {
+  while ((uint64_t(1) << slot_shift_) < cfg.access_bytes()) ++slot_shift_;
   rq_.init(rq_cap_);
   wq_.init(wq_cap_);
   for (auto& q : bq_) q.init(bq_cap_);
@@ -61,95 +63,31 @@ HbmChannelController::HbmChannelController(const HbmConfig& cfg, const HbmTiming
   hits_wr_.assign(nbanks_, 0);
 }
 
-bool HbmChannelController::pending_read(uint64_t addr, uint32_t bank) const {
-  if (rd_filter_[slot(addr)] == 0) return false;
-  for (size_t i = 0; i < rq_.size(); ++i)
-    if (rq_[i].addr == addr) return true;
-  const auto& q = bq_[bank];
-  for (size_t i = 0; i < q.size(); ++i)
-    if (!q[i].is_write && q[i].addr == addr) return true;
-  return false;
+void HbmChannelController::accept(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group,
+                                  uint64_t arrival) {
+  if (arrival < now_)
+    rewind_idle(arrival);
+  else if (arrival > now_)
+    advance_to(arrival);
+  if (!has_room(is_write)) run_until_room(is_write);
+  enqueue(addr, a, is_write, group);
 }
 
-bool HbmChannelController::pending_write(uint64_t addr, uint32_t bank) const {
-  if (wr_filter_[slot(addr)] == 0) return false;
-  for (size_t i = 0; i < wq_.size(); ++i)
-    if (wq_[i].addr == addr) return true;
-  const auto& q = bq_[bank];
-  for (size_t i = 0; i < q.size(); ++i)
-    if (q[i].is_write && q[i].addr == addr) return true;
-  return false;
-}
-
-void HbmChannelController::done(uint32_t group, uint64_t cycle) {
-  if (cycle > ctr_.last_done) ctr_.last_done = cycle;
-  if (group != 0 && group == group_ && cycle > group_done_) group_done_ = cycle;
-}
-
-void HbmChannelController::finish_read(uint64_t arrival, uint32_t group, uint64_t cycle) {
-  ++ctr_.reads_done;
-  ctr_.total_read_latency += cycle - arrival;
-  --pending_reads_;
-  if (group != 0 && group == group_) --group_pending_;
-  done(group, cycle);
+size_t HbmChannelController::accept_all(const HbmColumn* cols, size_t n, bool is_write, uint32_t group,
+                                        uint64_t arrival, AcceptHook hook, void* hook_ctx) {
+  if (n == 0) return 0;
+  if (arrival < now_)
+    rewind_idle(arrival);
+  else if (arrival > now_)
+    advance_to(arrival);
+  Feed f{cols, n, 0, is_write, group, hook, hook_ctx};
+  feed(f);
+  if (f.next < f.n) run_until(Until::kFed, is_write, kNever, &f);
+  return f.next;
 }
 
 void HbmChannelController::enqueue(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group) {
-  const uint64_t t = now_;
-  if (group != 0 && group != group_) {
-    group_ = group;
-    group_pending_ = 0;
-    group_done_ = 0;
-  }
-  const uint16_t bank = uint16_t(a.bank);
-  const bool bank_has_room = bq_[bank].size() < bq_cap_;
-  if (is_write) {
-    if (!has_room(true)) throw Error("hbm: write buffer full (call has_room() first)");
-    ++ctr_.writes;
-    if (!pending_write(addr, bank)) {  // a pending write to the same address is replaced
-      ++pending_writes_;
-      wq_.push_back(Req{addr, t, a.row, bank, true, group});
-      ++wr_filter_[slot(addr)];
-      ++cnt_w_[bank];
-      if (bank_has_room) ++movable_w_;
-    }
-    done(group, t + 1);  // posted write
-    return;
-  }
-  if (!has_room(false)) throw Error("hbm: read queue full (call has_room() first)");
-  ++ctr_.reads;
-  if (pending_write(addr, bank)) {  // served from the write buffer
-    ++ctr_.reads_done;
-    ctr_.total_read_latency += 1;
-    done(group, t + 1);
-    return;
-  }
-  ++pending_reads_;
-  if (group != 0) ++group_pending_;
-  if (pending_read(addr, bank)) {  // merges with the queued read of the same address
-    followers_[addr].push_back(Follower{t, group});
-    return;
-  }
-  rq_.push_back(Req{addr, t, a.row, bank, false, group});
-  ++rd_filter_[slot(addr)];
-  ++cnt_r_[bank];
-  if (bank_has_room) ++movable_r_;
-}
-
-void HbmChannelController::rebound(uint32_t bank) {
-  BankWake& w = wake_of_[bank];
-  if (!tim_.is_open(bank)) {
-    w = BankWake{kNever, kNever, tim_.ready_time(HbmCmd::ACT, bank)};
-  } else {
-    const bool hits = hits_rd_[bank] + hits_wr_[bank] > 0;
-    const bool pre_allowed =
-        bq_[bank].front().row != tim_.open_row(bank) && (!hits || tim_.row_hit_count(bank) >= 4);
-    w.row = pre_allowed ? tim_.ready_time(HbmCmd::PRE, bank) : kNever;
-    w.rd = hits_rd_[bank] > 0 ? tim_.ready_time(HbmCmd::RD, bank) : kNever;
-    w.wr = hits_wr_[bank] > 0 ? tim_.ready_time(HbmCmd::WR, bank) : kNever;
-  }
-  pick_wake_ = std::min(pick_wake_, wake_bound(bank, false));
-  row_pick_wake_ = std::min(row_pick_wake_, w.row);
+  enqueue_column(addr, a.row, uint16_t(a.bank), is_write, group);
 }
 
 int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, bool row_only) {
@@ -184,6 +122,12 @@ int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, bo
   w.rd = rd_t;
   w.wr = wr_t;
   if (rd_t > t && wr_t > t) return -1;
+  return oldest_legal_hit(q, row, t, rd_t, wr_t, cmd);  // -1: only writes held back by an older
+                                                        // read: w.wr <= t, revisited next cycle
+}
+
+int HbmChannelController::oldest_legal_hit(const HbmRing<Req>& q, uint32_t row, uint64_t t, uint64_t rd_t,
+                                           uint64_t wr_t, HbmCmd& cmd) const {
   for (size_t j = 0; j < q.size(); ++j) {
     const Req& r = q[j];
     if (r.row != row) continue;
@@ -199,7 +143,7 @@ int HbmChannelController::first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, bo
     }
     return int(j);
   }
-  return -1;  // only writes held back by an older read: w.wr <= t, revisited next cycle
+  return -1;
 }
 
 int HbmChannelController::next_busy(uint32_t from) const {
@@ -286,52 +230,7 @@ void HbmChannelController::issue(const Pick& p, uint64_t t) {
       rebound(p.bank);
       return;
     case HbmCmd::RD:
-    case HbmCmd::WR: {
-      if (tim_.row_hit_count(p.bank) != 0) ++ctr_.row_hits;
-      tim_.issue(p.cmd, p.bank, r.row, t);
-      // A column command always hits the open row. Channel-wide bounds, as the command bus
-      // rules of HbmChannelTiming::issue (RD/WR -> RD/WR, any bank).
-      if (p.cmd == HbmCmd::RD) {
-        --hits_rd_[p.bank];
-        chan_rd_ = std::max(chan_rd_, t + tp_.rd_rd_s);
-        chan_wr_ = std::max(chan_wr_, t + tp_.rd_wr);
-      } else {
-        --hits_wr_[p.bank];
-        chan_wr_ = std::max(chan_wr_, t + tp_.wr_wr_s);
-        chan_rd_ = std::max(chan_rd_, t + tp_.wr_rd_s);
-      }
-
-      const Req req = r;
-      if (q.size() == bq_cap_) {  // bank queue leaves the full state
-        movable_r_ += cnt_r_[p.bank];
-        movable_w_ += cnt_w_[p.bank];
-        rq_skip_ = wq_skip_ = 0;
-      }
-      q.erase(size_t(p.idx));
-      if (q.empty())
-        busy_[p.bank >> 6] &= ~(uint64_t(1) << (p.bank & 63));
-      else
-        rebound(p.bank);
-      --queued_cmds_;
-      if (p.cmd == HbmCmd::WR) {
-        ++ctr_.write_cmds;
-        --pending_writes_;
-        --wr_filter_[slot(req.addr)];
-        return;
-      }
-      ++ctr_.read_cmds;
-      --rd_filter_[slot(req.addr)];
-      const uint64_t data = t + tp_.read_delay;
-      finish_read(req.arrival, req.group, data);
-      if (!followers_.empty()) {  // the reads merged with this one complete with it
-        auto f = followers_.find(req.addr);
-        if (f != followers_.end()) {
-          for (const Follower& fl : f->second) finish_read(fl.arrival, fl.group, data);
-          followers_.erase(f);
-        }
-      }
-      return;
-    }
+    case HbmCmd::WR: issue_column(p.bank, size_t(p.idx), p.cmd, t, true); return;
     case HbmCmd::REF: break;
   }
 }
@@ -352,71 +251,6 @@ bool HbmChannelController::issue_refresh(uint64_t t) {
   ++ctr_.refreshes;
   --refresh_due_;
   return true;
-}
-
-bool HbmChannelController::schedule() {
-  if (write_draining_ == 0 &&
-      (wq_.size() >= wq_cap_ || (rq_.empty() && wq_.size() >= (drain_all_ ? 1 : cfg_.write_drain_threshold))))
-    write_draining_ = uint32_t(wq_.size());
-  if (write_draining_ > 0) {
-    if (movable_w_ == 0) return false;  // every target bank queue is full
-    for (size_t i = wq_skip_; i < wq_.size(); ++i) {
-      const Req& r = wq_[i];
-      if (bq_[r.bank].size() >= bq_cap_) continue;
-      wq_skip_ = i;
-      if (pending_read(r.addr, r.bank)) {
-        // Read-before-write to the same address: the drain stops (DRAMsim3) and, so that the
-        // read can make progress even with a full buffer, the read queue is served this cycle.
-        write_draining_ = 0;
-        return move_from(rq_, movable_r_, rq_skip_);
-      }
-      --write_draining_;
-      move(wq_, i);
-      return true;
-    }
-    return false;
-  }
-  return move_from(rq_, movable_r_, rq_skip_);
-}
-
-bool HbmChannelController::move_from(HbmRing<Req>& q, uint32_t movable, size_t& skip) {
-  if (movable == 0) return false;
-  for (size_t i = skip; i < q.size(); ++i) {
-    if (bq_[q[i].bank].size() < bq_cap_) {
-      skip = i;
-      move(q, i);
-      return true;
-    }
-  }
-  return false;
-}
-
-void HbmChannelController::move(HbmRing<Req>& q, size_t i) {
-  const Req r = q[i];
-  const uint32_t b = r.bank;
-  if (r.is_write) {
-    --cnt_w_[b];
-    --movable_w_;
-  } else {
-    --cnt_r_[b];
-    --movable_r_;
-  }
-  auto& bq = bq_[b];
-  const bool hit = tim_.is_open(b) && tim_.open_row(b) == r.row;
-  if (hit) ++(r.is_write ? hits_wr_ : hits_rd_)[b];
-  // A command appended to a non-empty queue adds no candidate unless it hits the open row (a
-  // RD/WR); it never makes a row command (ACT for the whole queue, PRE for the oldest command)
-  // legal earlier. Otherwise the bounds are recomputed.
-  const bool was_empty = bq.empty();
-  bq.push_back(r);
-  if (was_empty || hit) rebound(b);
-  busy_[b >> 6] |= uint64_t(1) << (b & 63);
-  ++queued_cmds_;
-  q.erase(i);
-  if (bq_[b].size() == bq_cap_) {  // bank queue now full: its waiting requests cannot move
-    movable_r_ -= cnt_r_[b];
-    movable_w_ -= cnt_w_[b];
-  }
 }
 
 bool HbmChannelController::step() {
@@ -474,6 +308,7 @@ uint64_t HbmChannelController::refresh_wake(uint64_t t) const {
 
 void HbmChannelController::advance_to(uint64_t t) {
   while (now_ < t) {
+    if (hit_runs_ && in_hit_run() && run_hits(Until::kCycle, false, t)) continue;
     if (step() || wake_ <= now_) continue;
     if (wake_ < t && idle_refreshes_only(t))
       skip_idle_refreshes(t);

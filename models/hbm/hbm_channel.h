@@ -99,6 +99,13 @@ class HbmRing {
   size_t head_ = 0, size_ = 0, mask_ = 0;
 };
 
+/// One column access of a bulk access, decoded: byte address, row and bank within its unit.
+struct HbmColumn {
+  uint64_t addr;
+  uint32_t row;
+  uint16_t bank;
+};
+
 class HbmChannelController {
  public:
   HbmChannelController(const HbmConfig& cfg, const HbmTimingParams& tp);
@@ -110,6 +117,17 @@ class HbmChannelController {
   /// Appends a request arriving at now() (has_room() must be true). `group` != 0 tags it for
   /// group_pending()/group_done() (the bulk access path).
   void enqueue(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group);
+  /// A request of the bulk path arriving at `arrival`: rewind_idle(arrival), advance_to(arrival),
+  /// run_until_room(is_write), then enqueue() at now().
+  void accept(uint64_t addr, const HbmAddress& a, bool is_write, uint32_t group, uint64_t arrival);
+  /// Called after each request accept_all() enqueues, with the request's index; false stops
+  /// accept_all() there (no further request, no further cycle).
+  using AcceptHook = bool (*)(void* ctx, size_t index);
+  /// accept() of each of `n` column accesses in order, all arriving at `arrival`; the same result
+  /// as n accept() calls, with each request enqueued inside the run of cycles that makes room.
+  /// Returns the number of requests enqueued (n unless `hook` stopped it).
+  size_t accept_all(const HbmColumn* cols, size_t n, bool is_write, uint32_t group, uint64_t arrival,
+                    AcceptHook hook = nullptr, void* hook_ctx = nullptr);
   /// Processes cycles until now() == t (no-op if t <= now()), skipping cycles in which nothing
   /// can happen. An idle channel (nothing queued, banks closed) skips its refresh-only cycles in
   /// constant time: the all-bank REFs of the tREFI grid points before t are counted, not stepped,
@@ -117,6 +135,21 @@ class HbmChannelController {
   void advance_to(uint64_t t);
   /// Processes at least one cycle, then skips cycles in which nothing can happen.
   void run_cycle();
+  /// Processes cycles until has_room(is_write): the same as `while (!has_room(is_write))
+  /// run_cycle();`, with row-hit runs (below).
+  void run_until_room(bool is_write);
+  /// Processes cycles until group_pending() == 0: the same as `while (group_pending() > 0)
+  /// run_cycle();`, with row-hit runs.
+  void run_until_group_done();
+  /// Row-hit runs (on by default; off: every cycle through the general step, the reference the
+  /// tests compare against). While no refresh is due and every non-empty bank queue holds only
+  /// commands to one row, its bank's open row or, if the bank is closed, the row its ACT will
+  /// open, no PRE can be legal, and a cycle is at most one RD/WR, one ACT and one transaction
+  /// move; advance_to(), run_until_room(), run_until_group_done() and accept_all() run such
+  /// cycles in a loop that looks only at the non-empty queues' RD/WR/ACT ready times, without
+  /// the general step's PRE candidates and bounds. Results are identical (models/hbm/README.md
+  /// "Simulation speed", hbm_channel_hits.cpp).
+  void set_row_hit_runs(bool on) { hit_runs_ = on; }
   /// Temporal decoupling: a request may arrive at a cycle t the channel's clock has already
   /// passed, because another initiator running ahead advanced it. If the channel did nothing
   /// after t (no command, refresh or completion; nothing queued), its clock is set back to t, so
@@ -192,6 +225,52 @@ class HbmChannelController {
   void rebound(uint32_t bank);
 
   bool step();  ///< processes cycle now_; true if anything was issued, moved or became due
+  /// Requests of accept_all() still to be enqueued: each as soon as its queue has room.
+  struct Feed {
+    const HbmColumn* cols;
+    size_t n, next;
+    bool is_write;
+    uint32_t group;
+    AcceptHook hook;
+    void* hook_ctx;
+  };
+  /// Enqueues the feed's next requests while their queue has room.
+  void feed(Feed& f) {
+    while (f.next < f.n && has_room(f.is_write)) {
+      const HbmColumn& c = f.cols[f.next++];
+      enqueue_column(c.addr, c.row, c.bank, f.is_write, f.group);
+      if (f.hook && !f.hook(f.hook_ctx, f.next - 1)) f.n = f.next;
+    }
+  }
+  /// What a run of cycles waits for: now() reaching a cycle, room for a request, the group done,
+  /// the feed enqueued.
+  enum class Until { kCycle, kRoom, kGroupDone, kFed };
+  bool until_met(Until u, bool is_write, uint64_t limit, const Feed* f) const {
+    switch (u) {
+      case Until::kCycle: return now_ >= limit;
+      case Until::kRoom: return has_room(is_write);
+      case Until::kGroupDone: return group_pending_ == 0;
+      case Until::kFed: return f->next == f->n;
+    }
+    return true;
+  }
+  /// True when cycle now_ can be processed as part of a row-hit run (set_row_hit_runs()).
+  bool in_hit_run() const;
+  /// Processes cycles from now_ as a row-hit run until `u` is met, the run ends (a refresh falls
+  /// due, a moved transaction misses its bank's open row) or no event is left; no cycle at or
+  /// after `limit` (jumps over idle cycles stop at it). False if it processed no cycle.
+  /// The first non-empty queue after rr_ (round robin, rr_'s own last) with a command legal at t
+  /// during a row-hit run: ACT for a closed bank (bit set in `closed`), the oldest legal RD/WR
+  /// for an open one (none if row_only). Lowers `next` to the ready times of the queues passed.
+  bool run_pick(uint64_t t, bool row_only, uint64_t closed, Pick& p, uint64_t& next) const;
+  /// `f` (kFed): fed after every cycle with progress.
+  bool run_hits(Until u, bool is_write, uint64_t limit, Feed* f = nullptr);
+  /// run_hits() without the bounds reset.
+  bool run_hits_loop(Until u, bool is_write, uint64_t limit, Feed* f);
+  /// Loop of advance_to() / run_until_room() / run_until_group_done() / accept_all().
+  void run_until(Until u, bool is_write, uint64_t limit, Feed* f = nullptr);
+  /// enqueue() of a decoded column access.
+  void enqueue_column(uint64_t addr, uint32_t row, uint16_t bank, bool is_write, uint32_t group);
   /// True when the only thing that can happen before cycle `t` is the REF of each tREFI grid
   /// point, issued exactly at it: nothing queued, no refresh due, every bank closed, the next REF
   /// legal at its grid point and tRFC <= tREFI (so each REF is legal at the next grid point).
@@ -208,19 +287,28 @@ class HbmChannelController {
   /// Index of the oldest queued command of `bank` whose next DRAM command (returned in `cmd`) is
   /// legal at t, or -1 after updating the bank's wake_of_ bounds.
   int first_ready(uint32_t bank, uint64_t t, HbmCmd& cmd, bool row_only);
+  /// Oldest entry of `q` to the open row `row` whose RD (ready at rd_t) or WR (ready at wr_t,
+  /// and no older read of its address queued) is legal at t, or -1; its command in `cmd`.
+  int oldest_legal_hit(const HbmRing<Req>& q, uint32_t row, uint64_t t, uint64_t rd_t, uint64_t wr_t,
+                       HbmCmd& cmd) const;
   int next_busy(uint32_t from) const;  ///< first non-empty bank queue >= from, or -1
   void issue(const Pick& p, uint64_t t);
+  /// RD/WR of queue entry `idx` of `bank` at t; `bounds`: maintain the bank's wake bounds and
+  /// let the timing state check the command (off in row-hit runs, which have checked it).
+  void issue_column(uint32_t bank, size_t idx, HbmCmd cmd, uint64_t t, bool bounds);
   bool schedule();
   /// Moves the oldest request of q whose bank queue has room; the first `skip` entries are
   /// known to wait for full bank queues (updated).
   bool move_from(HbmRing<Req>& q, uint32_t movable, size_t& skip);
-  void move(HbmRing<Req>& q, size_t i);  ///< q[i] -> its bank queue
+  void move(HbmRing<Req>& q, size_t i);  ///< q[i] -> its bank queue (sets moved_off_run_)
   /// While a refresh is due: earliest cycle > t at which a PRE or the REF becomes legal.
   uint64_t refresh_wake(uint64_t t) const;
   void done(uint32_t group, uint64_t cycle);
   void finish_read(uint64_t arrival, uint32_t group, uint64_t cycle);
 
-  size_t slot(uint64_t addr) const { return size_t(((addr >> 6) * 0x9E3779B97F4A7C15ull) >> 54); }
+  /// Filter slot of a column access's address: its column index (addr / access_bytes), hashed
+  /// (Fibonacci hashing, multiplier 2^64 / golden ratio) to 10 bits.
+  size_t slot(uint64_t addr) const { return size_t(((addr >> slot_shift_) * 0x9E3779B97F4A7C15ull) >> 54); }
   bool pending_read(uint64_t addr, uint32_t bank) const;
   bool pending_write(uint64_t addr, uint32_t bank) const;
 
@@ -234,6 +322,7 @@ class HbmChannelController {
   /// stream that reads the same bytes many times (a stride-0 DMA source) stays linear.
   std::unordered_map<uint64_t, std::vector<Follower>> followers_;
   std::vector<uint16_t> rd_filter_, wr_filter_;  ///< 1024-slot counting filters of pending addrs
+  uint32_t slot_shift_ = 0;                      ///< log2(access_bytes)
   uint32_t nbanks_;
   std::vector<uint64_t> busy_;     ///< bit per bank: command queue not empty
   std::vector<BankWake> wake_of_;  ///< per bank queue: lower bounds of its next command
@@ -250,6 +339,13 @@ class HbmChannelController {
   uint32_t rr_ = 0;                          ///< round-robin position (last bank queue served)
   uint32_t queued_cmds_ = 0;                 ///< commands in all bank queues
   uint32_t write_draining_ = 0;
+  bool hit_runs_ = true;     ///< set_row_hit_runs()
+  /// The last move() put a command into a queue that a row-hit run cannot serve: an open bank
+  /// and another row, or a closed bank and another row than its queued commands'.
+  bool moved_off_run_ = false;
+  uint32_t last_moved_bank_ = 0;  ///< bank queue of the last move()
+  bool in_run_ = false;      ///< inside run_hits(): move() leaves the bounds to the run's end
+  uint64_t run_dirty_ = 0;   ///< bank queues a run moved commands into (bounds to reset)
   std::vector<uint32_t> cnt_r_, cnt_w_;     ///< per bank: requests waiting in rq_ / wq_
   uint32_t movable_r_ = 0, movable_w_ = 0;  ///< requests in rq_ / wq_ whose bank queue has room
   uint32_t refresh_due_ = 0;                ///< refreshes due, not yet issued

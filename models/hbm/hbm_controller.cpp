@@ -18,22 +18,8 @@ HbmController::HbmController(const HbmConfig& cfg)
   ch_.reserve(cfg_.units());
   for (uint32_t u = 0; u < cfg_.units(); ++u) ch_.emplace_back(cfg_, tp_);
   touched_.reserve(cfg_.units());
+  columns_.resize(cfg_.units());
 }
-
-namespace {
-// Number of column indices k in [0, x) with (k & mask) == value: for every set bit b of x, the
-// indices that agree with x above b and have bit b clear; `free[b]` = popcount(~mask below b).
-uint64_t count_below(uint64_t x, uint64_t mask, uint64_t value, const uint8_t* free) {
-  uint64_t n = 0;
-  for (uint64_t y = x; y != 0; y &= y - 1) {
-    const int b = __builtin_ctzll(y);
-    const uint64_t low = (uint64_t(1) << b) - 1;
-    const uint64_t prefix = (x & ~low) & ~(uint64_t(1) << b);  // x's bits above b, bit b = 0
-    if (((prefix ^ value) & mask & ~low) == 0) n += uint64_t(1) << free[b];
-  }
-  return n;
-}
-}  // namespace
 
 void HbmController::start_row(const HbmStream& s, Cursor& c) const {
   const uint64_t a = s.addr + c.row * s.stride;
@@ -62,17 +48,11 @@ void HbmController::seek(const HbmStream& s, Cursor& c, uint64_t target) const {
 
 std::vector<uint64_t> HbmController::unit_counts(const HbmStream& s, Cursor c, uint64_t to) const {
   std::vector<uint64_t> todo(units(), 0);
-  const uint64_t mask = map_.unit_mask();
-  uint8_t free[64];
-  for (int b = 0; b < 64; ++b) free[b] = uint8_t(__builtin_popcountll(((uint64_t(1) << b) - 1) & ~mask));
   while (c.i < to) {
     const uint64_t m = std::min(c.cols - c.col, to - c.i);  // columns of this row in range
     const uint64_t k0 = c.k0 + c.col, k1 = k0 + m;
     if (m >= 64) {  // long run: closed-form count on the unit bits
-      for (uint32_t u = 0; u < units(); ++u) {
-        const uint64_t v = map_.unit_bits(u);
-        todo[u] += count_below(k1, mask, v, free) - count_below(k0, mask, v, free);
-      }
+      map_.count_units(k0, k1, todo.data());
     } else {
       for (uint64_t k = k0; k < k1; ++k) ++todo[map_.decode(k << map_.offset_bits()).unit];
     }
@@ -129,6 +109,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   if (ff) probe_.assign(units(), Probe{});
   for (uint64_t i = 0; i < n; ++i) {
     if (reuse && i == edge) {
+      accept_columns(is_write, arrival_cycle);
       const std::vector<uint64_t> todo = unit_counts(s, cur, n - edge);
       if (probes_ready(todo, known->second, true)) {
         fast_forward(todo, known->second, arrival_cycle);
@@ -157,23 +138,33 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
     next(s, cur);
     const HbmAddress d = map_.decode(a);
     HbmChannelController& ch = ch_[d.unit];
-    ch.rewind_idle(arrival_cycle);
-    ch.advance_to(arrival_cycle);
-    while (!ch.has_room(is_write)) ch.run_cycle();
-    ch.enqueue(a, d, is_write, group_);
     if (touched_stamp_[d.unit] != group_) {
       touched_stamp_[d.unit] = group_;
       touched_.push_back(d.unit);
     }
-    if (ff && i >= w0) sample(probe_[d.unit], ch, pending, refresh);
+    if (!ff) {  // units are independent: each takes its column accesses in one accept_all()
+      columns_[d.unit].push_back(HbmColumn{a, d.row, uint16_t(d.bank)});
+      continue;
+    }
+    ch.accept(a, d, is_write, group_, arrival_cycle);
+    if (i >= w0) sample(probe_[d.unit], ch, pending, refresh);
   }
+  accept_columns(is_write, arrival_cycle);
   uint64_t done = arrival_cycle;
   for (uint32_t u : touched_) {
     HbmChannelController& ch = ch_[u];
-    while (ch.group_pending() > 0) ch.run_cycle();
+    ch.run_until_group_done();
     done = std::max(done, ch.group_done());
   }
   return done;
+}
+
+void HbmController::accept_columns(bool is_write, uint64_t arrival_cycle) {
+  for (uint32_t u : touched_) {
+    std::vector<HbmColumn>& c = columns_[u];
+    ch_[u].accept_all(c.data(), c.size(), is_write, group_, arrival_cycle);
+    c.clear();
+  }
 }
 
 void HbmController::sample(Probe& p, const HbmChannelController& ch, uint32_t& pending, bool refresh) {
@@ -306,7 +297,7 @@ uint64_t HbmController::enqueue(uint64_t addr, bool is_write, uint64_t cycle) {
 
 uint64_t HbmController::wait_for_room(uint64_t addr, bool is_write) {
   HbmChannelController& ch = ch_[map_.decode(addr).unit];
-  while (!ch.has_room(is_write)) ch.run_cycle();
+  ch.run_until_room(is_write);
   return ch.now();
 }
 

@@ -156,6 +156,10 @@ class HbmController {
   std::vector<HbmChannelController> ch_;
   std::vector<uint32_t> touched_stamp_;
   std::vector<uint32_t> touched_;
+  /// Column accesses of the current access() not yet given to their unit, per unit.
+  std::vector<std::vector<HbmColumn>> columns_;
+  /// Gives every unit its pending column accesses (HbmChannelController::accept_all()).
+  void accept_columns(bool is_write, uint64_t arrival_cycle);
   uint32_t group_ = 0;
   std::vector<Probe> probe_;
   /// (is_write, row_bytes, stride); contiguous bursts, and streams whose rows span at least two

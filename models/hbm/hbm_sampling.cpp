@@ -80,20 +80,33 @@ std::vector<HbmRateProbe> HbmController::sample_rates(const HbmStream& stream, b
 
   // One unit's controller over its own requests, sampled as access() samples a unit; stops at
   // the request that closes the window.
+  // (accept_all() enqueues each request when its queue has room, as access() does, and the hook
+  // samples after each.)
+  struct UnitRun {
+    const std::vector<UnitRequest>* reqs;
+    const HbmChannelController* ch;
+    UnitWindow* w;
+    uint32_t pending;
+    uint64_t w0;
+    bool refresh;
+  };
+  auto after_enqueue = [](void* ctx, size_t k) {
+    UnitRun& run = *static_cast<UnitRun*>(ctx);
+    if ((*run.reqs)[k].index >= run.w0) sample(run.w->probe, *run.ch, run.pending, run.refresh);
+    return run.w->probe.state != Probe::kClosed;
+  };
+  std::vector<HbmColumn> cols;
   auto run_unit = [&](uint32_t u) {
     HbmChannelController ch(cfg_, tp_);
     UnitWindow w;
-    uint32_t pending = 0;
+    cols.clear();
     for (const UnitRequest& r : reqs[u]) {
-      while (!ch.has_room(is_write)) ch.run_cycle();
-      ch.enqueue(r.addr, map_.decode(r.addr), is_write, 1);
-      ++w.used;
-      if (r.index >= w0) sample(w.probe, ch, pending, refresh);
-      if (w.probe.state == Probe::kClosed) {
-        w.closed = true;
-        break;
-      }
+      const HbmAddress d = map_.decode(r.addr);
+      cols.push_back(HbmColumn{r.addr, d.row, uint16_t(d.bank)});
     }
+    UnitRun run{&reqs[u], &ch, &w, 0, w0, refresh};
+    w.used = ch.accept_all(cols.data(), cols.size(), is_write, 1, 0, after_enqueue, &run);
+    w.closed = w.probe.state == Probe::kClosed;
     w.now = ch.now();
     w.ctr = ch.counters();
     return w;

@@ -107,20 +107,7 @@ void HbmChannelTiming::issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t
       Bank& b = bank_[bank];
       if (!b.open) fail("bank is closed");
       if (b.row != row) fail("row is not the open row");
-      ++b.hits;
-      auto& g = bg_[bg_of(bank)];
-      if (cmd == HbmCmd::RD) {
-        bump(chan_[RD], t + tp_.rd_rd_s);
-        bump(g[RD], t + tp_.rd_rd_l);
-        bump(chan_[WR], t + tp_.rd_wr);
-        bump(b.next[PRE], t + tp_.rd_pre);
-      } else {
-        bump(chan_[WR], t + tp_.wr_wr_s);
-        bump(g[WR], t + tp_.wr_wr_l);
-        bump(chan_[RD], t + tp_.wr_rd_s);
-        bump(g[RD], t + tp_.wr_rd_l);
-        bump(b.next[PRE], t + tp_.wr_pre);
-      }
+      issue_legal_column(cmd == HbmCmd::WR, bank, t);
       break;
     }
     case HbmCmd::REF: {

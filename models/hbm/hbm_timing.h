@@ -59,12 +59,35 @@ class HbmChannelTiming {
     if (cmd == HbmCmd::ACT && faw_count_ == 4 && faw_[faw_head_] + tp_.faw > t) t = faw_[faw_head_] + tp_.faw;
     return t;
   }
+  /// The channel-scope part of ready_time(): no `cmd` to any bank is legal before this cycle.
+  uint64_t channel_ready(HbmCmd cmd) const { return chan_[size_t(cmd)]; }
   /// Earliest cycle of an all-bank REF (banks assumed closed).
   uint64_t refresh_ready_time() const;
 
   /// Applies `cmd` at cycle `t`. Throws photon::Error if it is illegal (too early, RD/WR to a
   /// closed bank or another row, ACT to an open bank, PRE to a closed bank, REF with open banks).
   void issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t);
+  /// A RD (or WR if is_write) at t to the open row of `bank` that the caller knows to be legal
+  /// (t >= ready_time(), bank open on that row): the same state change as issue(), without
+  /// issue()'s checks (HbmChannelController's row-hit runs, which have just computed ready_time).
+  void issue_legal_column(bool is_write, uint32_t bank, uint64_t t) {
+    Bank& b = bank_[bank];
+    ++b.hits;
+    auto& g = bg_[bg_of(bank)];
+    const size_t RD = size_t(HbmCmd::RD), WR = size_t(HbmCmd::WR), PRE = size_t(HbmCmd::PRE);
+    if (!is_write) {
+      bump(chan_[RD], t + tp_.rd_rd_s);
+      bump(g[RD], t + tp_.rd_rd_l);
+      bump(chan_[WR], t + tp_.rd_wr);
+      bump(b.next[PRE], t + tp_.rd_pre);
+    } else {
+      bump(chan_[WR], t + tp_.wr_wr_s);
+      bump(g[WR], t + tp_.wr_wr_l);
+      bump(chan_[RD], t + tp_.wr_rd_s);
+      bump(g[RD], t + tp_.wr_rd_l);
+      bump(b.next[PRE], t + tp_.wr_pre);
+    }
+  }
   /// Moves every next-legal cycle and the tFAW window `delta` tCK later (fast-forward).
   void shift(uint64_t delta);
 

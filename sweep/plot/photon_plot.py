@@ -216,21 +216,53 @@ def plot_sweep(db_path, out):
     for f, w, k in db.execute("SELECT front, workload, key FROM pareto"):
         fronts.setdefault((f, w), set()).add(k)
     name = meta.get("name", "sweep")
+    jobs = []
     for w in sorted({r["workload"] for r in rows}):
         wr = [r for r in rows if r["workload"] == w]
         lat = time_scale([r["latency_ns"] for r in wr])
         en = energy_scale([r["energy_pj"] for r in wr if r["energy_pj"] is not None])
         base = os.path.join(out, w)
-        pareto_figure(wr, fronts.get(("latency_energy", w), set()), params,
-                      lambda r: r["latency_ns"] / lat[0], lambda r: r["energy_pj"] / en[0],
-                      "latency (%s)" % lat[1], "energy (%s)" % en[1],
-                      "%s, %s: latency vs energy (%d runs)" % (name, w, len(wr)), base + "_pareto_latency_energy")
-        pareto_figure(wr, fronts.get(("latency_area", w), set()), params,
-                      lambda r: r["latency_ns"] / lat[0], lambda r: r["area_mm2"],
-                      "latency (%s)" % lat[1], "area (mm$^2$)",
-                      "%s, %s: latency vs area (%d runs)" % (name, w, len(wr)), base + "_pareto_latency_area")
-        sensitivity_figure(wr, params, w, lat, en, base + "_sensitivity")
-        utilization_figure(wr, fronts.get(("latency_energy", w), set()), units, w, params, base + "_utilization")
+        jobs.append((pareto_figure, (wr, fronts.get(("latency_energy", w), set()), params,
+                                     lambda r, s=lat[0]: r["latency_ns"] / s, lambda r, s=en[0]: r["energy_pj"] / s,
+                                     "latency (%s)" % lat[1], "energy (%s)" % en[1],
+                                     "%s, %s: latency vs energy (%d runs)" % (name, w, len(wr)),
+                                     base + "_pareto_latency_energy")))
+        jobs.append((pareto_figure, (wr, fronts.get(("latency_area", w), set()), params,
+                                     lambda r, s=lat[0]: r["latency_ns"] / s, lambda r: r["area_mm2"],
+                                     "latency (%s)" % lat[1], "area (mm$^2$)",
+                                     "%s, %s: latency vs area (%d runs)" % (name, w, len(wr)),
+                                     base + "_pareto_latency_area")))
+        jobs.append((sensitivity_figure, (wr, params, w, lat, en, base + "_sensitivity")))
+        jobs.append((utilization_figure, (wr, fronts.get(("latency_energy", w), set()), units, w, params,
+                                          base + "_utilization")))
+    run_jobs(jobs)
+
+
+JOBS = []
+
+
+def run_job(i):
+    """Draws figure job i of JOBS in a forked worker; returns the files it wrote."""
+    del written[:]
+    f, args = JOBS[i]
+    f(*args)
+    return list(written)
+
+
+def run_jobs(jobs):
+    """Draws each figure job (function, arguments): in forked processes, one per CPU this process
+    may use, when there are several, so that a sweep's figures render in parallel (each figure is
+    drawn by the same code either way); the files are listed in job order."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    if cpus < 2 or len(jobs) < 2:
+        for f, args in jobs:
+            f(*args)
+        return
+    import multiprocessing
+    JOBS[:] = jobs
+    with multiprocessing.get_context("fork").Pool(min(cpus, len(jobs))) as pool:
+        for files in pool.map(run_job, range(len(jobs)), chunksize=1):
+            written.extend(files)
 
 
 # ---------------------------------------------------------------------------------------------
