@@ -77,10 +77,7 @@ TEST(HostFallbackRun, FunctionalModeComputesFallbackNodesOnTheHost) {
   pt::add_node(m, "Relu", {"ct"}, {"y1"}, "relu");
   pt::add_node(m, "Gather", {"table", "idx"}, {"y2"}, "gather");
   auto* r = pt::add_node(m, "Resize", {"x2", "", "", "sizes"}, {"y3"}, "resize");
-  auto* mode = r->add_attribute();
-  mode->set_name("mode");
-  mode->set_type(onnx::AttributeProto::STRING);
-  mode->set_s("linear");
+  pt::set_string(r, "mode", "linear");
   for (const char* o : {"y1", "y2", "y3"}) pt::add_output(m, o);
   const std::string model = pt::write_model(d, "fallbacks.onnx", m);
   const std::string x = write_pb(d, "x.pb", "x", shape_of(ct["inputs"][0]), data_of(ct["inputs"][0]), false);
@@ -134,10 +131,7 @@ TEST(HostFallbackRun, DilatedPoolingAndCubicResizeAreComputedOnTheHost) {
     pt::set_ints(a, k, ap["attrs"][k].get<std::vector<int64_t>>());
   pt::set_int(a, "count_include_pad", 1);
   auto* r = pt::add_node(m, "Resize", {"x3", "", "", "sizes"}, {"y3"}, "resize");
-  auto* mode = r->add_attribute();
-  mode->set_name("mode");
-  mode->set_type(onnx::AttributeProto::STRING);
-  mode->set_s("cubic");
+  pt::set_string(r, "mode", "cubic");
   for (const char* o : {"y1", "y2", "y3"}) pt::add_output(m, o);
   const std::string model = pt::write_model(d, "pools.onnx", m);
   std::string inputs;

@@ -79,6 +79,20 @@ inline void set_int(onnx::NodeProto* n, const std::string& name, int64_t v) {
   a->set_i(v);
 }
 
+inline void set_floats(onnx::NodeProto* n, const std::string& name, std::vector<float> v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::FLOATS);
+  for (float x : v) a->add_floats(x);
+}
+
+inline void set_string(onnx::NodeProto* n, const std::string& name, const std::string& v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::STRING);
+  a->set_s(v);
+}
+
 /// Int64 initializer.
 inline void add_int_init(onnx::ModelProto& m, const std::string& name, std::vector<int64_t> dims,
                          std::vector<int64_t> values) {

@@ -20,7 +20,8 @@ using namespace photon::test;
 using TP = onnx::TensorProto;
 namespace fs = std::filesystem;
 
-std::string load_error(const std::string& path, const std::map<std::string, std::vector<int64_t>>& shapes = {}) {
+std::string load_error(const std::string& path,
+                       const std::map<std::string, std::vector<int64_t>>& shapes = {}) {
   try {
     load_onnx(path, shapes);
   } catch (const Error& e) { return e.what(); }
@@ -35,20 +36,6 @@ onnx::NodeProto* attr_tensor(onnx::NodeProto* n, const std::string& name) {
   a->set_name(name);
   a->set_type(onnx::AttributeProto::TENSOR);
   return n;
-}
-
-void set_floats(onnx::NodeProto* n, const std::string& name, std::vector<float> v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::FLOATS);
-  for (float x : v) a->add_floats(x);
-}
-
-void set_string(onnx::NodeProto* n, const std::string& name, const std::string& v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::STRING);
-  a->set_s(v);
 }
 
 // ---- opsets below 9: converted by the ONNX version converter ----
@@ -193,7 +180,8 @@ TEST(OnnxHardening, AttributeOfTheWrongTypeIsAnError) {
   set_int(add_node(m, "Transpose", {"x"}, {"y"}, "t"), "perm", 1);  // perm is INTS
   add_output(m, "y");
   TempDir dir;
-  EXPECT_HAS(load_error(write_model(dir, "t.onnx", m)), "attribute 'perm' is INT, Transpose-13 declares INTS");
+  EXPECT_HAS(load_error(write_model(dir, "t.onnx", m)),
+             "attribute 'perm' is INT, Transpose-13 declares INTS");
 }
 
 // ---- overflow-checked sizes ----
@@ -252,7 +240,8 @@ TEST(OnnxHardening, PReluSlopeMustBroadcastToX) {
   EXPECT_NO_THROW(load_onnx(write_model(dir, "prelu_ok.onnx", m)));
   m.mutable_graph()->mutable_initializer(0)->set_dims(0, 2);  // 2x1x2 against 3x2x2
   m.mutable_graph()->mutable_initializer(0)->mutable_float_data()->Truncate(4);
-  EXPECT_HAS(load_error(write_model(dir, "prelu.onnx", m)), "slope 's' of shape 2x1x2 does not broadcast to X");
+  EXPECT_HAS(load_error(write_model(dir, "prelu.onnx", m)),
+             "slope 's' of shape 2x1x2 does not broadcast to X");
 }
 
 // ---- external data ----
@@ -302,7 +291,8 @@ TEST_F(ExternalData, ReadRelativeToTheModelWithOffsetAndLength) {
   ASSERT_TRUE(w.is_constant);
   EXPECT_EQ(w.data, (std::vector<float>{1, 2, 3, 4, 5, 6}));
   // Without a length: the rest of the file.
-  EXPECT_EQ(load_onnx(model("data/weights.bin", 16)).tensor("w").data, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(load_onnx(model("data/weights.bin", 16)).tensor("w").data,
+            (std::vector<float>{1, 2, 3, 4, 5, 6}));
 }
 
 TEST_F(ExternalData, MissingFileNamesTheResolvedPath) {
