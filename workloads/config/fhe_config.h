@@ -21,6 +21,14 @@ inline const EnumTable<CtPolicy>& ct_policy_table() {
   return t;
 }
 
+/// Memory layout of an FHE program (fhe.layout).
+enum class FheLayout { Auto, Resident, Streamed };
+inline const EnumTable<FheLayout>& fhe_layout_table() {
+  static const EnumTable<FheLayout> t{
+      {FheLayout::Auto, "auto"}, {FheLayout::Resident, "resident"}, {FheLayout::Streamed, "streamed"}};
+  return t;
+}
+
 struct FheConfig {
   uint32_t dnum = 0;  ///< key-switching decomposition number; 0 = derive (HEIR rule)
   // Bootstrapping (CKKS, Cheon-Han-Kim-Kim-Song style with BSGS linear transforms).
@@ -51,6 +59,11 @@ struct FheConfig {
   /// Limbs per streamed group (one DMA and one command per group and polynomial); 0 = the largest
   /// group that fits, at most a quarter of the limbs so that transfers overlap compute.
   uint32_t limb_group = 0;
+  /// `auto`: the resident layout where it fits and its whole-key slots are not slower than
+  /// streaming (docs/fhe.md "Memory plan"); `resident`: always (an error naming the scratchpad
+  /// size it needs where it does not fit); `streamed`: always stream in limb tiles, so that a
+  /// sweep can compare the two at one size.
+  FheLayout layout = FheLayout::Auto;
 
   void declare(ParamSet& ps, const std::string& p) {
     ps.add_uint(p + ".dnum", &dnum, 0, 64, "key-switch decomposition number (0: derive)");
@@ -69,6 +82,8 @@ struct FheConfig {
     ps.add_enum(
         p + ".ct_policy", &ct_policy, ct_policy_table(),
         "ciphertext residency: spill on demand, hottest first, none (HBM in and out per op, SimFHE)");
+    ps.add_enum(p + ".layout", &layout, fhe_layout_table(),
+                "memory layout: auto, resident (whole working set on chip), streamed (limb tiles)");
     ps.add_uint(p + ".limb_group", &limb_group, 0, 64, "limbs per streamed group (0: largest that fits)");
   }
 };

@@ -1,5 +1,7 @@
 #include "workloads/fhe/fhe_key_cache.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "base/error.h"
@@ -10,6 +12,7 @@ FheKeyCache::FheKeyCache(uint32_t slots, uint64_t region_bytes, uint32_t storage
     : storage_bits_(storage_bits),
       region_bytes_(region_bytes),
       key_(slots),
+      limbs_(slots, 0),
       used_(slots, 0),
       pending_(slots, false) {}
 
@@ -20,6 +23,7 @@ void FheKeyCache::warm(const std::vector<KeyId>& keys) {
     for (uint32_t i = 0; i < s && !held; ++i) held = *key_[i] == k;
     if (held || s == key_.size()) continue;
     key_[s] = k;
+    limbs_[s] = k.max_level + 1;
     used_[s] = 0;
     ++s;
   }
@@ -43,15 +47,18 @@ uint64_t FheKeyCache::hbm_offset(const KeyId& key) {
   return at;
 }
 
-FheKeyCache::Grant FheKeyCache::acquire(const KeyId& key) {
+FheKeyCache::Grant FheKeyCache::acquire(const KeyId& key, uint32_t q_limbs) {
   ++clock_;
+  const uint32_t whole = key.max_level + 1;
+  const uint32_t need = q_limbs == 0 ? whole : std::min(q_limbs, whole);
   const uint32_t n = uint32_t(key_.size());
-  for (uint32_t s = 0; s < n; ++s)
+  uint32_t victim = n;
+  for (uint32_t s = 0; s < n && victim == n; ++s)
     if (key_[s] && *key_[s] == key) {
       used_[s] = clock_;
-      return {int(s), false, false, 0};
+      if (limbs_[s] >= need) return {int(s), false, false, 0, 0};
+      victim = s;  // holds fewer limbs than this use reads: reloaded
     }
-  uint32_t victim = n;
   for (uint32_t s = 0; s < n && victim == n; ++s)
     if (!key_[s]) victim = s;
   if (victim == n) {  // least recently used
@@ -59,9 +66,10 @@ FheKeyCache::Grant FheKeyCache::acquire(const KeyId& key) {
     for (uint32_t s = 1; s < n; ++s)
       if (used_[s] < used_[victim]) victim = s;
   }
-  Grant g{int(victim), true, key_[victim].has_value(), 0};
+  Grant g{int(victim), true, key_[victim].has_value(), 0, need};
   g.hbm_offset = hbm_offset(key);
   key_[victim] = key;
+  limbs_[victim] = need;
   used_[victim] = clock_;
   pending_[victim] = true;
   ++loads_;

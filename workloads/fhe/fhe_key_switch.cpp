@@ -30,23 +30,26 @@ std::vector<Range> OpLowerer::targets(const LimbCtx& c, uint32_t js, uint32_t je
 }
 
 int OpLowerer::acquire_key(const LimbCtx& c, const KeyId& id) {
-  const FheKeyCache::Grant g = keys.acquire(id);
+  const FheKeyCache::Grant g = keys.acquire(id, c.K);
   if (!g.load) return g.slot;
   if (g.reload) {  // reloading a slot: wait until the NTT queue is done reading it
     w.sync(pcs::Opcode::Signal, pcs::Queue::Ntt, kSemSlotFree);
     w.sync(pcs::Opcode::Wait, pcs::Queue::Dma, kSemSlotFree);
   }
-  // HBM holds the key compactly (2*dnum polys of L+1+alpha limbs); the slot uses chain slots
-  // (Q limbs at 0.., P limbs at q_slots..), so Q and P parts are two strided copies unless L = Lmax.
+  // HBM holds the key compactly (2*dnum polys of L+1+alpha limbs, digit-major); the slot uses chain
+  // slots (Q limbs at 0.., P limbs at q_slots..). A whole key is one copy when L = Lmax, else a Q
+  // and a P copy; a key switch at level l < L loads only what it reads: the polys of its beta
+  // digits, Q limbs 0..K-1 and the P limbs (a later use at a higher level reloads the slot).
   const uint64_t hbm = cfg.noc.hbm_base + mem.key_hbm_base + g.hbm_offset;
   const uint64_t spm = cfg.noc.scratchpad_base + mem.key_slot(g.slot);
   const uint64_t key_limbs = id.max_level + 1ull + id.alpha, q_limbs = id.max_level + 1ull;
   const uint64_t slot_stride = mem.ext_slots * c.lb;
-  const uint32_t polys = 2 * id.dnum;
-  if (q_limbs == mem.q_slots) {
+  const bool whole = g.q_limbs == q_limbs;
+  const uint32_t polys = whole ? 2 * id.dnum : 2 * c.beta;
+  if (whole && q_limbs == mem.q_slots) {
     w.dma(hbm, spm, key_limbs * c.lb, polys, key_limbs * c.lb, slot_stride, ByteClass::Keys);
   } else {
-    w.dma(hbm, spm, q_limbs * c.lb, polys, key_limbs * c.lb, slot_stride, ByteClass::Keys);
+    w.dma(hbm, spm, g.q_limbs * c.lb, polys, key_limbs * c.lb, slot_stride, ByteClass::Keys);
     w.dma(hbm + q_limbs * c.lb, spm + mem.q_slots * c.lb, id.alpha * c.lb, polys, key_limbs * c.lb,
           slot_stride, ByteClass::Keys);
   }

@@ -205,10 +205,12 @@ void stream_key_switch(StreamLowerer& l, const FheOp& op);
 void stream_rotate(StreamLowerer& l, const FheOp& op);
 void stream_hoisted_rotate(StreamLowerer& l, const FheOp& op);
 
-/// Evaluation-key bytes the program reads from HBM (key_policy lru): with `slots` whole-key
-/// slots managed LRU (warm when fhe.keys_on_chip) every miss loads a whole key; with no slot,
-/// every key switch streams the part of its key it uses (2 beta (K+alpha) limbs).
-uint64_t fhe_key_traffic(const std::vector<FheOp>& ops, uint32_t slots, const RunConfig& cfg);
+/// Evaluation-key bytes the program reads from HBM (key_policy lru): with `slots` key slots
+/// managed LRU (warm when fhe.keys_on_chip) every miss loads a whole key, or with `partial` (the
+/// resident layout's slots) the part its use reads, 2 beta (K+alpha) limbs; with no slot, every
+/// key switch streams that part of its key.
+uint64_t fhe_key_traffic(const std::vector<FheOp>& ops, uint32_t slots, const RunConfig& cfg,
+                         bool partial = false);
 
 /// Plans the streamed layout of `ops` (checked) for `cfg` (`mem`: the chain geometry). Throws
 /// Error naming "scratchpad.size_kib" with the size needed when the smallest shape of some op

@@ -452,7 +452,7 @@ std::vector<FheOp> leaf_ops(const std::vector<FheOp>& ops, const FheConfig& fc) 
 
 }  // namespace
 
-uint64_t fhe_key_traffic(const std::vector<FheOp>& ops, uint32_t slots, const RunConfig& cfg) {
+uint64_t fhe_key_traffic(const std::vector<FheOp>& ops, uint32_t slots, const RunConfig& cfg, bool partial) {
   const uint32_t bits = cfg.ntt.storage_bits;
   uint64_t bytes = 0;
   if (slots == 0) {
@@ -468,8 +468,20 @@ uint64_t fhe_key_traffic(const std::vector<FheOp>& ops, uint32_t slots, const Ru
   for (const FheOp& o : ops)
     for (const KeyId& k : fhe_op_keys(o, cfg.fhe)) used.push_back(k);
   if (cfg.fhe.keys_on_chip) cache.warm(used);
-  for (const KeyId& k : used)
-    if (cache.acquire(k).load) bytes += fhe_key_bytes(k, bits);
+  if (!partial) {
+    for (const KeyId& k : used)
+      if (cache.acquire(k).load) bytes += fhe_key_bytes(k, bits);
+    return bytes;
+  }
+  // The resident layout's slots: a load copies what its use reads (fhe_key_switch.cpp).
+  for (const FheOp& o : leaf_ops(ops, cfg.fhe))
+    for (const KeyId& k : fhe_op_keys(o, cfg.fhe)) {
+      const FheKeyCache::Grant g = cache.acquire(k, o.level + 1);
+      if (!g.load) continue;
+      const uint64_t limb = (uint64_t(bits) << o.log_n) / 8;
+      bytes += g.q_limbs == k.max_level + 1 ? fhe_key_bytes(k, bits)
+                                            : 2ull * fhe_digits(o) * (g.q_limbs + uint64_t(k.alpha)) * limb;
+    }
   return bytes;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "workloads/fhe/fhe_bootstrap.h"
+#include <utility>
+
 #include "workloads/fhe/fhe_keys.h"
 
 namespace photon::fhe {
@@ -47,7 +49,11 @@ FheOpCounts key_switch_core(uint64_t K, uint64_t A, uint64_t beta, uint64_t N) {
 
 FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc, uint32_t storage_bits) {
   const uint64_t N = uint64_t(1) << op.log_n, K = op.level + 1ull, A = op.alpha, beta = fhe_digits(op);
-  const uint64_t key = fhe_key_bytes(op, storage_bits);
+  // A cold key slot loads what the key switch reads: the whole key at l = L, else the 2 beta
+  // polynomials of its digits over Q limbs 0..K-1 and the alpha P limbs.
+  const uint64_t key = K == op.max_level + 1ull
+                           ? fhe_key_bytes(op, storage_bits)
+                           : 2 * beta * (K + A) * N * storage_bits / 8;
   FheOpCounts c;
   auto with_key = [&](FheOpCounts x, uint64_t keys) {
     x.keys = keys;
@@ -120,13 +126,19 @@ FheOpCounts count_fhe_op(const FheOp& op, const FheConfig& fc, uint32_t storage_
     case FheOpKind::Bootstrap: {
       for (const FheOp& s : bootstrap_sequence(op, fc)) c += count_fhe_op(s, fc, storage_bits);
       // Distinct keys: one per CoeffToSlot/SlotToCoeff rotation, the conjugation key, the
-      // relinearization key. Repeated uses of the relinearization key are back to back, so a
-      // cold cache that holds one key loads each distinct key once.
+      // relinearization key. Repeated uses of the relinearization key are back to back at falling
+      // levels, so a cold cache that holds one key loads each distinct key once, for its first use.
       const uint64_t keys =
           uint64_t(fc.bootstrap_cts_levels + fc.bootstrap_stc_levels) * fc.bootstrap_bsgs_rotations + 1 +
           (fc.bootstrap_evalmod_hmults > 0 ? 1 : 0);
       c.keys = keys;
-      c.key_bytes = c.hbm_bytes = keys * fhe_key_bytes(bootstrap_chain(op, fc), storage_bits);
+      c.key_bytes = 0;
+      bool relin_loaded = false;
+      for (const FheOp& s : bootstrap_sequence(op, fc)) {
+        if (s.kind == FheOpKind::Relinearize && std::exchange(relin_loaded, true)) continue;
+        c.key_bytes += count_fhe_op(s, fc, storage_bits).key_bytes;
+      }
+      c.hbm_bytes = c.key_bytes;
       break;
     }
   }

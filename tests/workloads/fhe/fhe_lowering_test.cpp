@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "models/ntt/ntt_engine.h"
 #include "platform/report/op_work.h"
 #include "tests/workloads/fhe/fhe_closed_form.h"
@@ -116,7 +118,12 @@ TEST(FheLowering, ExpansionMatchesClosedFormForEveryOp) {
                                " alpha=" + std::to_string(pt.alpha);
       const FheOpCounts want = count_fhe_op(op, cfg.fhe);
       expect_counts_equal(tally(out, 1), want, what);
-      EXPECT_EQ(want.key_bytes, want.keys * fhe_key_bytes(op, cfg.ntt.storage_bits)) << what;
+      // Each key loads what its key switch reads: the whole key at l = L, else 2 beta (K + alpha)
+      // limbs of N residues.
+      const uint64_t K = op.level + 1ull, beta = (K + op.alpha - 1) / op.alpha;
+      const uint64_t part = K == op.max_level + 1ull ? fhe_key_bytes(op, cfg.ntt.storage_bits)
+                                                    : 2 * beta * (K + op.alpha) * (uint64_t(cfg.ntt.storage_bits) << op.log_n) / 8;
+      EXPECT_EQ(want.key_bytes, want.keys * part) << what;
     }
     // Higher-degree inputs (HEIR emits relinearize of degree-3 ciphertexts).
     for (uint32_t d : {2u, 3u}) {
@@ -174,11 +181,23 @@ TEST(FheLowering, BootstrapKeyTrafficEqualsItsFormula) {
     const FheConfig& fc = cfg.fhe;
     const uint64_t keys =
         uint64_t(fc.bootstrap_cts_levels + fc.bootstrap_stc_levels) * fc.bootstrap_bsgs_rotations + 2;
-    const uint64_t key_bytes =
-        2ull * op.dnum * (op.max_level + 1 + op.alpha) * 4096 * (cfg.ntt.storage_bits / 8);
-    EXPECT_EQ(tally(out, 1).hbm_bytes, keys * key_bytes);
+    // Each distinct key loads once, for its first use: the whole key where that use is at
+    // l = L, else 2 beta (K + alpha) limbs of N words (its digits over the limbs it reads).
+    uint64_t key_bytes = 0;
+    std::set<std::pair<int, int64_t>> seen;
+    for (const FheOp& s : bootstrap_sequence(op, fc)) {
+      const bool rot = s.kind == FheOpKind::Rotate || s.kind == FheOpKind::Conjugate;
+      if (!rot && s.kind != FheOpKind::Relinearize) continue;
+      if (!seen.insert({int(s.kind), rot ? s.rotation : 0}).second) continue;
+      const uint64_t K = s.level + 1ull, beta = (K + s.alpha - 1) / s.alpha;
+      key_bytes += K == s.max_level + 1ull
+                       ? 2ull * s.dnum * (s.max_level + 1 + s.alpha) * 4096 * (cfg.ntt.storage_bits / 8)
+                       : 2ull * beta * (K + s.alpha) * 4096 * (cfg.ntt.storage_bits / 8);
+    }
+    EXPECT_EQ(seen.size(), keys);
+    EXPECT_EQ(tally(out, 1).hbm_bytes, key_bytes);
     const FheOpCounts want = count_fhe_op(op, fc);
-    EXPECT_EQ(want.key_bytes, keys * key_bytes);
+    EXPECT_EQ(want.key_bytes, key_bytes);
     expect_counts_equal(tally(out, 1), want, "bootstrap");
     // The sub-op sequence: 2 * 3 * 8 rotations + conjugation + 12 relinearizations.
     uint64_t ks = 0;
