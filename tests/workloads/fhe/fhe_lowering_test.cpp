@@ -6,10 +6,9 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 
 #include <gtest/gtest.h>
-
-#include <set>
 
 #include "models/ntt/ntt_engine.h"
 #include "platform/report/op_work.h"
@@ -246,6 +245,62 @@ TEST(FheLowering, KeyCacheIsLruOfWholeKeys) {
   cfg.fhe.keys_on_chip = true;
   EXPECT_EQ(key_loads(lower_fhe(mul, cfg), kb), 0u);
   EXPECT_EQ(key_loads(lower_fhe(prog, cfg), kb), 0u);
+}
+
+TEST(FheLowering, ResidentKeySlotsLoadWhatTheKeySwitchReads) {
+  RunConfig cfg = big_config();
+  auto rot = [](uint32_t level) {
+    FheOp o = make_op(FheOpKind::Rotate, 10, 5, level, 2);
+    o.rotation = 1;
+    return o;
+  };
+  FheProgram prog;
+  prog.ops = {rot(3), rot(5), rot(3)};
+  cfg.scratchpad.size_kib = smallest_scratchpad_kib(prog, cfg);  // one key slot
+  const uint64_t limb = 1024 * 8;                                  // N = 2^10, 8-byte residues
+  // Level 3: K = 4, beta = 2 digits of (K + alpha) = 6 limbs, 2 polys each; level 5 = L: the
+  // whole key (dnum 3, L + 1 + alpha = 8 limbs) reloads the slot; the second level-3 use hits.
+  const uint64_t part = 2 * 2 * 6 * limb, whole = 2 * 3 * 8 * limb;
+  ASSERT_EQ(whole, fhe_key_bytes(prog.ops[0], cfg.ntt.storage_bits));
+  const pcs::Program out = lower_fhe(prog, cfg);  // tag 0: the moduli tables
+  EXPECT_EQ(tally(out, 1).hbm_bytes, part);
+  EXPECT_EQ(tally(out, 2).hbm_bytes, whole);
+  EXPECT_EQ(tally(out, 3).hbm_bytes, 0u);
+}
+
+TEST(FheLowering, LayoutKnobForcesOrRefusesTheResidentLayout) {
+  RunConfig cfg = big_config();
+  FheOp op = make_op(FheOpKind::Rotate, 10, 5, 5, 2);
+  op.rotation = 1;
+  FheProgram prog;
+  prog.ops = {op};
+  const uint64_t lo = smallest_scratchpad_kib(prog, cfg);
+  cfg.fhe.layout = FheLayout::Resident;
+  cfg.scratchpad.size_kib = lo;
+  EXPECT_TRUE(lowers_resident(prog, cfg));
+  cfg.scratchpad.size_kib = lo - 1;
+  try {
+    lower_fhe(prog, cfg);
+    ADD_FAILURE() << "no error below the resident layout's size";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("fhe.layout=resident"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("scratchpad.size_kib >= " + std::to_string(lo)), std::string::npos)
+        << e.what();
+  }
+  cfg.scratchpad.size_kib = lo;
+  cfg.fhe.key_policy = KeyPolicy::None;
+  try {
+    lower_fhe(prog, cfg);
+    ADD_FAILURE() << "fhe.layout=resident accepted with fhe.key_policy=none";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("fhe.key_policy=lru (is none)"), std::string::npos) << e.what();
+  }
+  cfg.fhe.key_policy = KeyPolicy::Lru;
+  cfg.fhe.layout = FheLayout::Streamed;
+  cfg.scratchpad.size_kib = uint64_t(1) << 20;  // where the resident layout fits with room to spare
+  EXPECT_FALSE(lowers_resident(prog, cfg));
+  cfg.fhe.layout = FheLayout::Auto;
+  EXPECT_TRUE(lowers_resident(prog, cfg));
 }
 
 TEST(FheLowering, SemaphoresBalanceAndEveryCommandIsValidForTheEngine) {

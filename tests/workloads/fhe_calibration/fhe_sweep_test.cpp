@@ -80,6 +80,13 @@ TEST(FheSweep, BootstrappingLatencyAndHbmBytesFallMonotonically) {
                   [](const RunConfig& c) { return make_single_op_program("bootstrap", 12, 20, 0, 4, c); });
 }
 
+TEST(FheSweep, BootstrappingAtTheSharpPointFallsFrom256MiBTo1GiB) {
+  // N = 2^16, L = l = 34, alpha = 12 (148 MB keys): at 256 MiB ciphertexts on chip and key digits
+  // streamed, from 512 MiB the resident layout with one key slot and more.
+  check_monotonic("bootstrap", {256 * 1024, 512 * 1024, 1024 * 1024}, true,
+                  [](const RunConfig& c) { return make_single_op_program("bootstrap", 16, 34, 34, 12, c); });
+}
+
 TEST(FheSweep, DaCapoHbmBytesFallMonotonicallyFrom8MiBTo1GiB) {
   const FheProgram prog = heir::load_heir(std::string(PHOTON_SHARED_DIR) + "/inputs/heir/dacapo_mlp_ckks.mlir");
   RunConfig cfg = sharp();
