@@ -2,7 +2,8 @@
 """Scratchpad-size sweep of FHE workloads (a benchmark, not a test): latency and HBM bytes of one
 HMult, one bootstrapping and the DaCapo MLP as the scratchpad shrinks (docs/fhe.md "How much
 on-chip memory"). Runs build/photon once per (workload, size), writes a CSV and, with --plot, a PNG
-(matplotlib). Prints the wall time of every run and their total.
+(matplotlib). Prints the wall time of every run and their total. Points run in parallel, one
+photon process each (-j, default: the number of cores).
 
   /usr/bin/python3 bench/fhe_sweep.py --out build/fhe_sweep --plot
   /usr/bin/python3 bench/fhe_sweep.py --workloads bootstrap --sizes 8,16,24,32,48,64,128,256,512,1024
@@ -12,6 +13,7 @@ Sizes are MiB (scratchpad.size_kib = 1024 x size); every run uses --config (defa
 configs/sharp_like.yaml) with the --set overrides.
 """
 import argparse
+import concurrent.futures
 import csv
 import json
 import os
@@ -91,16 +93,25 @@ def main():
     ap.add_argument("--sizes", default="8,16,32,64,128,256,512,1024", help="scratchpad sizes, MiB")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "fhe_sweep"))
     ap.add_argument("--plot", action="store_true", help="write sweep.png (matplotlib)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="points run at once, one photon process each (default: the number of cores)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     sizes = [int(s) for s in a.sizes.split(",")]
-    rows = []
-    total = time.time()
+    points = []
     for w in a.workloads.split(","):
         if w not in WORKLOADS:
             sys.exit("fhe_sweep: unknown workload '%s' (expected %s)" % (w, ", ".join(WORKLOADS)))
-        for mib in sizes:
-            r = run_point(a.photon, a.config, a.sets, w, mib, a.out)
+        points += [(w, mib) for mib in sizes]
+    if a.jobs < 1:
+        sys.exit("fhe_sweep: --jobs must be at least 1 (is %d)" % a.jobs)
+    total = time.time()
+    # Points run in their own processes, up to --jobs at once; printed in order as they finish.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        futures = [pool.submit(run_point, a.photon, a.config, a.sets, w, mib, a.out) for w, mib in points]
+        rows = []
+        for (w, mib), fut in zip(points, futures):
+            r = fut.result()
             rows.append(r)
             if "error" in r:
                 print("%-9s %5d MiB  error: %s" % (w, mib, r["error"]))
