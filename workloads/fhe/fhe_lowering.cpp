@@ -83,11 +83,14 @@ std::string describe(const FheOp& op, uint32_t source_max_level, const RunConfig
   return detail;
 }
 
-/// How many times the streamed plan's key bytes the resident layout's whole-key slots may read and
-/// still be chosen (fhe.layout=auto). Measured on configs/sharp_like.yaml, bootstrapping at
-/// N = 2^16, L = 34, alpha = 12 with 512 MiB: resident 7.24 GB of keys in 13.98 ms, streamed
-/// 6.93 GB in 16.51 ms (15 % slower at 4.6 % fewer bytes); DaCapo at 1 GiB: resident 76.3 GB in
-/// 101 ms, streamed 18.6 GB in 35.0 ms.
+/// How many times the streamed plan's key bytes the resident layout's key slots may read and
+/// still be chosen (fhe.layout=auto). A bytes heuristic, set when slots loaded whole keys, from
+/// configs/sharp_like.yaml, bootstrapping at N = 2^16, L = 34, alpha = 12 with 512 MiB: resident
+/// 7.24 GB of keys in 13.98 ms, streamed 6.93 GB in 16.51 ms (the resident layout 15 % faster at
+/// 4.5 % more bytes). With slots loading only the digits in use (now): 5.36 GB in 11.91 ms there;
+/// DaCapo at 1 GiB resident 16.46 GB in 35.52 ms against streamed 18.64 GB in 34.99 ms, and at
+/// small N (HMult N = 2^12, equal bytes) streamed tiles are up to 12 % faster: docs/fhe.md
+/// "Which layout".
 constexpr double kResidentKeySlack = 1.25;
 
 pcs::Program end_only() {
@@ -111,18 +114,18 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   const FheMemoryPlan mem = plan_fhe_memory(ops, cfg);
   // fhe.layout=auto: the resident layout when it fits, no policy asks for streaming, and either
   // every distinct key has a slot (the scratchpad holds everything) or its whole-key slots read at
-  // most kResidentKeySlack times the key bytes of the streamed plan: at equal traffic the
-  // resident layout's whole-op passes are faster than streamed tiles (docs/fhe.md "Memory plan").
+  // most kResidentKeySlack times the key bytes of the streamed plan: at the sizes of the sweep in
+  // docs/fhe.md the resident layout's whole-op passes are mostly faster than streamed tiles (docs/fhe.md "Memory plan").
   if (fc.layout == FheLayout::Resident && (fc.key_policy != KeyPolicy::Lru || fc.ct_policy == CtPolicy::None))
     throw Error(fmt::format("fhe.layout=resident keeps whole keys in LRU slots and every ciphertext on chip: "
                             "it needs fhe.key_policy=lru (is {}) and fhe.ct_policy other than none (is {})",
                             key_policy_table().name(fc.key_policy), ct_policy_table().name(fc.ct_policy)));
   if (fc.layout == FheLayout::Resident && !mem.fits)
     throw Error(fmt::format("fhe.layout=resident: the resident layout needs {:.1f} MiB of scratchpad "
-                            "(scratchpad.size_kib >= {}), the scratchpad has {:.1f} MiB",
+                            "(scratchpad.size_kib >= {}); scratchpad.size_kib is {}",
                             double(mem.keys_base + (mem.any_key ? mem.slot_bytes : 0)) / (1 << 20),
                             (mem.keys_base + (mem.any_key ? mem.slot_bytes : 0) + 1023) / 1024,
-                            double(mem.spm_bytes) / (1 << 20)));
+                            cfg.scratchpad.size_kib));
   bool resident = mem.fits && fc.key_policy == KeyPolicy::Lru && fc.ct_policy != CtPolicy::None &&
                   fc.layout != FheLayout::Streamed;
   std::optional<FheStreamPlan> splan;
@@ -219,8 +222,11 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
     m.push_back({"peak_scratchpad_bytes", peak[i]});
   }
   if (resident) {
-    out.ops[0].detail += fmt::format("; {} key slots of {:.1f} MiB in the scratchpad, {} key loads",
-                                     mem.slots, mem.slot_bytes / 1048576.0, keys.loads());
+    out.ops[0].detail += fmt::format(
+        "; resident (key_policy={}, ct_policy={}): every ciphertext on chip; {} key slot{} of {:.1f} MiB, "
+        "{} key load{}",
+        key_policy_table().name(fc.key_policy), ct_policy_table().name(fc.ct_policy), mem.slots,
+        mem.slots == 1 ? "" : "s", mem.slot_bytes / 1048576.0, keys.loads(), keys.loads() == 1 ? "" : "s");
   } else {
     std::string cts;
     for (const auto& [name, slot] : {std::pair{"cur", &splan->cur_spm}, std::pair{"operand", &splan->opb_spm},

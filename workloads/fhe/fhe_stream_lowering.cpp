@@ -318,7 +318,10 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
     return double(c.hbm) + double(c.prologue) + tile_bytes * double(c.tiles);
   };
   const uint32_t K0 = o.level + 1, digits = fhe_digits(o);
-  const uint32_t g_cap = cfg.fhe.limb_group ? cfg.fhe.limb_group : std::max<uint32_t>(1, (K0 + 3) / 4);
+  // fhe.limb_group fixes the group, but never above the chain's L + 1 + alpha limbs (a larger group
+  // would only size buffers for limbs that do not exist).
+  const uint32_t g_cap = cfg.fhe.limb_group ? std::min<uint32_t>(cfg.fhe.limb_group, o.max_level + 1 + o.alpha)
+                                            : std::max<uint32_t>(1, (K0 + 3) / 4);
   const bool ks = is_key_switch(o) || o.kind == FheOpKind::HoistedRotate;
   const bool rot = ks && (o.kind == FheOpKind::Rotate || o.kind == FheOpKind::Conjugate);
   const bool raise = o.kind == FheOpKind::ModRaise;

@@ -504,6 +504,24 @@ TEST(FheStream, StreamingMovesDataButKeepsTheWorkOfTheClosedForm) {
   }
 }
 
+TEST(FheStream, ALimbGroupAboveTheChainLowersAsTheWholeChain) {
+  // fhe.limb_group caps the limbs per tile; a group above L + 1 + alpha limbs has no more limbs to
+  // take, so it must lower exactly as the whole chain does (not size buffers for missing limbs).
+  FheProgram prog;
+  prog.ops = {make_op(FheOpKind::Mul, 12, 5, 5, 2), make_op(FheOpKind::Relinearize, 12, 5, 5, 2)};
+  RunConfig cfg = base_config();
+  cfg.fhe.layout = FheLayout::Streamed;
+  cfg.scratchpad.size_kib = 8 * 1024;
+  cfg.fhe.limb_group = 5 + 1 + 2;
+  const pcs::Program whole = lower_fhe(prog, cfg);
+  for (uint32_t g : {9u, 16u, 64u}) {
+    cfg.fhe.limb_group = g;
+    EXPECT_TRUE(lower_fhe(prog, cfg) == whole) << "fhe.limb_group=" << g;
+  }
+  cfg.fhe.limb_group = 2;  // a real cap still changes the tiles
+  EXPECT_FALSE(lower_fhe(prog, cfg) == whole);
+}
+
 TEST(FheStream, BelowTheMinimumOneErrorNamesTheSizeNeeded) {
   FheProgram prog;
   prog.ops = {make_op(FheOpKind::Rotate, 12, 7, 7, 3)};
