@@ -77,6 +77,9 @@ struct FheStreamPlan {
   uint64_t key_base = 0, key_region_bytes = 0;
   uint64_t ct_bytes = 0;      ///< bytes of one ciphertext buffer (2 polys of q_slots limbs at N_max)
   std::vector<KeyId> pinned;  ///< key_policy pinned: the keys that keep a slot
+  /// Per pinned key: the Q limbs of its highest-level use (what its slot loads, with the digits
+  /// that use reads and the P limbs; L + 1 loads the whole key).
+  std::vector<uint32_t> pinned_q_limbs;
 };
 
 class StreamLowerer;

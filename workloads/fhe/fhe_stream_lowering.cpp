@@ -113,6 +113,7 @@ PolyRef StreamLowerer::key(const KeyId& id) {
   const KeyPolicy policy = cfg.fhe.key_policy;
   int slot = -1;
   bool load = false;
+  uint32_t q_limbs = id.max_level + 1;  // Q limbs the slot loads
   if (policy == KeyPolicy::Lru && plan.slots > 0) {
     const FheKeyCache::Grant g = keys_.acquire(id);
     slot = g.slot;
@@ -123,6 +124,7 @@ PolyRef StreamLowerer::key(const KeyId& id) {
       slot = it->second;
       load = !pinned_loaded_[size_t(slot)];
       pinned_loaded_[size_t(slot)] = true;
+      q_limbs = plan.pinned_q_limbs.at(size_t(slot));
     }
   }
   const uint64_t hbm = plan.key_base + keys_.hbm_location(id);
@@ -133,8 +135,15 @@ PolyRef StreamLowerer::key(const KeyId& id) {
   }
   r.spm = true;
   r.addr = plan.slots_base + uint64_t(slot) * plan.slot_bytes;
-  if (load) {  // a whole key into its slot, overlapping the ModUp that precedes its first read
+  if (load && q_limbs == id.max_level + 1u) {  // a whole key, overlapping the ModUp before its first read
     streamer_.load(hbm, r.addr, r.poly_stride, 2 * id.dnum, r.poly_stride, r.poly_stride, ByteClass::Keys);
+    streamer_.end_transfers();
+  } else if (load) {  // a pinned key used at most at q_limbs Q limbs: the digits and limbs that reads
+    const uint32_t polys = 2 * ((q_limbs + id.alpha - 1) / id.alpha);
+    const uint64_t p_off = uint64_t(r.p_at) * lb;
+    streamer_.load(hbm, r.addr, q_limbs * lb, polys, r.poly_stride, r.poly_stride, ByteClass::Keys);
+    streamer_.load(hbm + p_off, r.addr + p_off, id.alpha * lb, polys, r.poly_stride, r.poly_stride,
+                   ByteClass::Keys);
     streamer_.end_transfers();
   }
   return r;
@@ -515,11 +524,13 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
   }
   // Keys: pinned by use count.
   std::map<KeyId, uint64_t> uses;
+  std::map<KeyId, uint32_t> top_limbs;  // Q limbs of each key's highest-level use
   std::vector<KeyId> order;
   for (const FheOp& o : leaves)
     for (const KeyId& k : fhe_op_keys(o, fc)) {
       if (!uses.count(k)) order.push_back(k);
       ++uses[k];
+      top_limbs[k] = std::max(top_limbs[k], o.level + 1);
     }
 
   const uint64_t tables = kFheTablesBytes, cap = p.spm_bytes;
@@ -656,6 +667,7 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
                        [&](const KeyId& a, const KeyId& b) { return uses[a] > uses[b]; });
       if (order.size() > p.slots) order.resize(p.slots);
       p.pinned = order;
+      for (const KeyId& k : order) p.pinned_q_limbs.push_back(top_limbs[k]);
       p.slots = uint32_t(order.size());
     }
   }

@@ -504,6 +504,39 @@ TEST(FheStream, StreamingMovesDataButKeepsTheWorkOfTheClosedForm) {
   }
 }
 
+/// Evaluation-key bytes the program's DMAs read (the op rows' memory figures).
+uint64_t key_bytes_read(const pcs::Program& p) {
+  uint64_t n = 0;
+  for (const auto& op : p.ops)
+    for (const auto& [name, v] : op.memory)
+      if (name == "key_bytes") n += v;
+  return n;
+}
+
+TEST(FheStream, PinnedKeysReadNoMoreThanStreamingEveryUse) {
+  // A pinned slot loads its key once, over the digits and limbs of the key's highest-level use, so
+  // it never reads more than streaming each key switch's part of its key (key_policy none). The
+  // rotations here run at level 5 of L = 7: a whole-key load would read more.
+  FheProgram prog;
+  for (int r : {1, 2, 1}) {
+    FheOp o = make_op(FheOpKind::Rotate, 10, 7, 5, 3);
+    o.rotation = r;
+    prog.ops.push_back(o);
+  }
+  RunConfig cfg = base_config();
+  cfg.fhe.layout = FheLayout::Streamed;
+  cfg.scratchpad.size_kib = 4 * 1024;
+  cfg.fhe.key_policy = KeyPolicy::None;
+  const uint64_t streamed_bytes = key_bytes_read(lower_fhe(prog, cfg));
+  cfg.fhe.key_policy = KeyPolicy::Pinned;
+  const pcs::Program pinned = lower_fhe(prog, cfg);
+  const uint64_t pinned_bytes = key_bytes_read(pinned);
+  // Closed form: two distinct keys, each loaded once: 2 beta (K + alpha) limbs of N words,
+  // beta = ceil(6 / 3) = 2, K = 6, alpha = 3, N = 2^10, 8-byte words.
+  EXPECT_EQ(pinned_bytes, 2ull * (2 * 2 * (6 + 3)) * (1u << 10) * 8) << pinned.ops[0].detail;
+  EXPECT_LT(pinned_bytes, streamed_bytes);
+}
+
 TEST(FheStream, ALimbGroupAboveTheChainLowersAsTheWholeChain) {
   // fhe.limb_group caps the limbs per tile; a group above L + 1 + alpha limbs has no more limbs to
   // take, so it must lower exactly as the whole chain does (not size buffers for missing limbs).
