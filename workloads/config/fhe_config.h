@@ -84,7 +84,8 @@ struct FheConfig {
         "ciphertext residency: spill on demand, hottest first, none (HBM in and out per op, SimFHE)");
     ps.add_enum(p + ".layout", &layout, fhe_layout_table(),
                 "memory layout: auto, resident (whole working set on chip), streamed (limb tiles)");
-    ps.add_uint(p + ".limb_group", &limb_group, 0, 64, "limbs per streamed group (0: chosen by the planner; at most L + 1 + alpha are used)");
+    ps.add_uint(p + ".limb_group", &limb_group, 0, 64,
+                "limbs per streamed group (0: chosen by the planner; at most L + 1 + alpha are used)");
   }
 };
 

@@ -11,7 +11,9 @@ uint64_t fhe_key_bytes(const FheOp& op, uint32_t storage_bits) {
   return fhe_key_bytes(fhe_key_id(op, 0), storage_bits);
 }
 
-uint32_t fhe_digits(const FheOp& op) { return (op.level + 1 + op.alpha - 1) / op.alpha; }
+uint32_t fhe_digits(uint32_t q_limbs, uint32_t alpha) { return (q_limbs + alpha - 1) / alpha; }
+
+uint32_t fhe_digits(const FheOp& op) { return fhe_digits(op.level + 1, op.alpha); }
 
 uint32_t rotation_galois(int64_t r, uint32_t log_n) {
   const int64_t slots = int64_t(1) << (log_n - 1);  // N/2: the order of 5 mod 2N

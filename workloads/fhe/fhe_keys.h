@@ -31,7 +31,9 @@ inline KeyId fhe_key_id(const FheOp& op, uint32_t galois) {
 uint64_t fhe_key_bytes(const KeyId& key, uint32_t storage_bits);
 /// The same for a key of `op`'s shape.
 uint64_t fhe_key_bytes(const FheOp& op, uint32_t storage_bits);
-/// beta = ceil((level+1)/alpha): digits the key switch decomposes a level-l polynomial into.
+/// beta = ceil(q_limbs/alpha): digits a key switch decomposes a polynomial of q_limbs Q limbs into.
+uint32_t fhe_digits(uint32_t q_limbs, uint32_t alpha);
+/// The same for `op`: beta = ceil((level+1)/alpha).
 uint32_t fhe_digits(const FheOp& op);
 /// Galois element of a rotation by r slots: 5^r mod 2N (r < 0: 5^(r mod N/2)).
 uint32_t rotation_galois(int64_t r, uint32_t log_n);

@@ -115,7 +115,8 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   // fhe.layout=auto: the resident layout when it fits, no policy asks for streaming, and either
   // every distinct key has a slot (the scratchpad holds everything) or its whole-key slots read at
   // most kResidentKeySlack times the key bytes of the streamed plan: at the sizes of the sweep in
-  // docs/fhe.md the resident layout's whole-op passes are mostly faster than streamed tiles (docs/fhe.md "Memory plan").
+  // docs/fhe.md the resident layout's whole-op passes are mostly faster than streamed tiles
+  // (docs/fhe.md "Which layout").
   if (fc.layout == FheLayout::Resident && (fc.key_policy != KeyPolicy::Lru || fc.ct_policy == CtPolicy::None))
     throw Error(fmt::format("fhe.layout=resident keeps whole keys in LRU slots and every ciphertext on chip: "
                             "it needs fhe.key_policy=lru (is {}) and fhe.ct_policy other than none (is {})",

@@ -139,7 +139,7 @@ PolyRef StreamLowerer::key(const KeyId& id) {
     streamer_.load(hbm, r.addr, r.poly_stride, 2 * id.dnum, r.poly_stride, r.poly_stride, ByteClass::Keys);
     streamer_.end_transfers();
   } else if (load) {  // a pinned key used at most at q_limbs Q limbs: the digits and limbs that reads
-    const uint32_t polys = 2 * ((q_limbs + id.alpha - 1) / id.alpha);
+    const uint32_t polys = 2 * fhe_digits(q_limbs, id.alpha);
     const uint64_t p_off = uint64_t(r.p_at) * lb;
     streamer_.load(hbm, r.addr, q_limbs * lb, polys, r.poly_stride, r.poly_stride, ByteClass::Keys);
     streamer_.load(hbm + p_off, r.addr + p_off, id.alpha * lb, polys, r.poly_stride, r.poly_stride,
@@ -329,8 +329,9 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const F
   const uint32_t K0 = o.level + 1, digits = fhe_digits(o);
   // fhe.limb_group fixes the group, but never above the chain's L + 1 + alpha limbs (a larger group
   // would only size buffers for limbs that do not exist).
-  const uint32_t g_cap = cfg.fhe.limb_group ? std::min<uint32_t>(cfg.fhe.limb_group, o.max_level + 1 + o.alpha)
-                                            : std::max<uint32_t>(1, (K0 + 3) / 4);
+  const uint32_t g_cap = cfg.fhe.limb_group
+                             ? std::min<uint32_t>(cfg.fhe.limb_group, o.max_level + 1 + o.alpha)
+                             : std::max<uint32_t>(1, (K0 + 3) / 4);
   const bool ks = is_key_switch(o) || o.kind == FheOpKind::HoistedRotate;
   const bool rot = ks && (o.kind == FheOpKind::Rotate || o.kind == FheOpKind::Conjugate);
   const bool raise = o.kind == FheOpKind::ModRaise;
