@@ -73,6 +73,20 @@ class QueueUnit : public sc_core::sc_module {
     (void)image;
   }
 
+  /// A bulk stream that a command issues on the data NoC (bulk_streams()): `rows` rows of
+  /// `row_bytes` bytes, `stride` bytes apart, from data-NoC address `addr`.
+  struct BulkStream {
+    bool is_write = false;
+    uint64_t addr = 0, row_bytes = 0, rows = 1, stride = 0;
+  };
+  /// Appends to `out`, in issue order, the bulk streams (StreamExtension transactions) that
+  /// command `c` will issue when it executes. A hint the platform plans work with before the run
+  /// (HBM calibrations computed ahead); it never changes a result. Default: none.
+  virtual void bulk_streams(const pcs::Command& c, std::vector<BulkStream>& out) const {
+    (void)c;
+    (void)out;
+  }
+
   /// The unit's initiator socket onto the data NoC, if it has one (the DMA); the platform binds it.
   virtual tlm::tlm_initiator_socket<>* data_initiator() { return nullptr; }
   /// Unit-specific counters merged into the report's `counters` (e.g. an engine's).

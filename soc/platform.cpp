@@ -149,6 +149,7 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
     if (follow) image.apply(c);
   }
   program_ = program;
+  plan_hbm_calibrations();
   const uint64_t ring = cfg_.cpu.ring_base;
   if (ring + n * pcs::kCommandBytes > cfg_.hbm.capacity_bytes())
     throw Error("command ring of " + std::to_string(n) + " commands does not fit in HBM at cpu.ring_base");
@@ -196,6 +197,24 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
     kinds[i] = uint8_t(op <= pcs::Opcode::Wait ? unsigned(op) : 3 + (unsigned(op) >> 4));
   }
   cpu_->set_command_ring(ring, pcs::kCommandBytes, std::move(kinds), kind_names);
+}
+
+void Platform::plan_hbm_calibrations() {
+  if (cfg_.sim.helper_threads == 0) return;
+  std::vector<QueueUnit::BulkStream> bulk;
+  for (const pcs::Command& c : program_.commands) {
+    const int q = c.queue();
+    if (q >= 0 && q < int(units_.size())) units_[q]->bulk_streams(c, bulk);
+  }
+  // The streams that reach HBM, at HBM byte offsets (as the data NoC maps them).
+  const uint64_t base = cfg_.noc.hbm_base, size = cfg_.hbm.capacity_bytes();
+  std::vector<std::pair<HbmStream, bool>> streams;
+  for (const QueueUnit::BulkStream& b : bulk) {
+    const uint64_t extent = b.rows == 0 ? 0 : (b.rows - 1) * b.stride + b.row_bytes;
+    if (b.addr < base || b.addr - base >= size || extent > size - (b.addr - base)) continue;
+    streams.push_back({HbmStream{b.addr - base, b.row_bytes, b.rows, b.stride}, b.is_write});
+  }
+  hbm_->controller().plan_calibrations(streams, unsigned(cfg_.sim.helper_threads));
 }
 
 void Platform::serve_host_calls(uint32_t request, uint32_t done, std::function<double(uint32_t)> call) {

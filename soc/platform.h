@@ -104,12 +104,18 @@ class Platform {
   /// rows; PlatformReport::to_json() serialises them.
   PlatformReport report(const RunOutcome& outcome) const;
   const TraceRecorder& trace() const { return trace_; }
+  /// The HBM model (inspection by tests and tools).
+  const Hbm& hbm() const { return *hbm_; }
   const PlatformConfig& config() const { return cfg_; }
   const pcs::Program& program() const { return program_; }
   /// The trace's unit tracks ("queue.<unit>"), in queue order.
   std::vector<std::string> trace_tracks() const;
 
  private:
+  /// Plans the HBM calibrations the loaded program's bulk DMA streams will trigger, computed
+  /// ahead on sim.helper_threads threads (HbmController::plan_calibrations).
+  void plan_hbm_calibrations();
+
   PlatformConfig cfg_;
   pcs::Program program_;
   TraceRecorder trace_;

@@ -75,6 +75,9 @@ struct SimConfig {
   /// time reaches max_wall_s, ends with status `timeout` and its report. 0: no limit.
   double max_time_ns = 0;  ///< simulated-time limit, ns
   double max_wall_s = 0;   ///< wall-clock limit, s
+  /// Helper threads that compute HBM calibrations ahead of need (models/hbm/README.md
+  /// "Calibration prefetch"); results never depend on it, only the wall time. 0: none.
+  uint64_t helper_threads = 1;
   void declare(ParamSet& ps, const std::string& p);
 };
 

@@ -115,13 +115,8 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   probe(d->dst, extent(d->dst, d->dst_stride1, d->dst_stride2, "destination"), "destination");
 
   const uint64_t total = uint64_t(total128);
-  const uint64_t per_row = (d->inner_bytes + cfg_.burst_bytes - 1) / cfg_.burst_bytes;
-  const uint64_t bursts = per_row * d->n1 * d->n2;
-  const bool bulk = cfg_.bulk_bytes > 0 && total >= cfg_.bulk_bytes && bursts > 2;
-  // Bulk: the first bursts run exactly and give the engine's unloaded round trip: the fastest of
-  // them (the others queue behind each other or wait for a memory whose clock is ahead under
-  // temporal decoupling).
-  const uint64_t exact = bulk ? std::min<uint64_t>(bursts - 1, kMeasuredBursts) : bursts;
+  const Plan pl = plan(*d);
+  const uint64_t per_row = pl.per_row, bursts = pl.bursts, exact = pl.exact;
 
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time cycle(1.0 / cfg_.clock_ghz, SC_NS);
@@ -170,8 +165,33 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   return Timing{std::max(now, last_issue), done};
 }
 
-sc_time DmaUnit::stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_time at, sc_time read_lat,
-                             sc_time write_lat) {
+DmaUnit::Plan DmaUnit::plan(const pcs::DmaCopy& d) const {
+  Plan p;
+  p.per_row = (d.inner_bytes + cfg_.burst_bytes - 1) / cfg_.burst_bytes;
+  p.bursts = p.per_row * d.n1 * d.n2;
+  const uint64_t total = d.inner_bytes * d.n1 * d.n2;
+  p.bulk = cfg_.bulk_bytes > 0 && total >= cfg_.bulk_bytes && p.bursts > 2;
+  // Bulk: the first bursts run exactly and give the engine's unloaded round trip: the fastest of
+  // them (the others queue behind each other or wait for a memory whose clock is ahead under
+  // temporal decoupling).
+  p.exact = p.bulk ? std::min<uint64_t>(p.bursts - 1, kMeasuredBursts) : p.bursts;
+  return p;
+}
+
+void DmaUnit::bulk_streams(const pcs::Command& c, std::vector<BulkStream>& out) const {
+  const auto* d = std::get_if<pcs::DmaCopy>(&c.body);
+  if (!d || d->inner_bytes == 0 || d->n1 == 0 || d->n2 == 0) return;
+  if ((unsigned __int128)d->inner_bytes * d->n1 * d->n2 > kMaxCopyBytes) return;  // refused at execute()
+  const Plan p = plan(*d);
+  if (!p.bulk) return;
+  for (const auto& [src, dst] : split_rest(*d, p.exact)) {
+    out.push_back(BulkStream{false, src.addr, src.row_bytes, src.rows, src.stride});
+    out.push_back(BulkStream{true, dst.addr, dst.row_bytes, dst.rows, dst.stride});
+  }
+}
+
+std::vector<std::pair<DmaUnit::Stream, DmaUnit::Stream>> DmaUnit::split_rest(const pcs::DmaCopy& d,
+                                                                              uint64_t first) const {
   // Split bursts [first, end) into 2-D streams per side: the rest of the current row, the rest
   // of the current plane, then the remaining planes (one stream if planes are evenly spaced).
   const uint64_t per_row = (d.inner_bytes + cfg_.burst_bytes - 1) / cfg_.burst_bytes;
@@ -213,6 +233,12 @@ sc_time DmaUnit::stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_time at, 
         Stream{dst.addr + max_rows * dst.stride, dst.row_bytes, rest, dst.stride}};
     parts.insert(parts.begin() + long(i) + 1, tail);
   }
+  return parts;
+}
+
+sc_time DmaUnit::stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_time at, sc_time read_lat,
+                             sc_time write_lat) {
+  const std::vector<std::pair<Stream, Stream>> parts = split_rest(d, first);
   sc_time reads = at, writes = at;
   uint64_t n = 0;  // bursts the engine issues for these parts: whole rows split at burst_bytes
   for (const auto& [src, dst] : parts) {

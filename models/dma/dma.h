@@ -36,6 +36,9 @@ class DmaUnit : public QueueUnit {
 
   uint64_t bytes_copied() const { return bytes_; }
   tlm::tlm_initiator_socket<>* data_initiator() override { return &data; }
+  /// A bulk copy's streams after its measured bursts (README "Bulk copies"): per part, the
+  /// source read, then the destination write. None for other copies or malformed descriptors.
+  void bulk_streams(const pcs::Command& c, std::vector<BulkStream>& out) const override;
   /// Bulk path: bursts simulated exactly before the streams, to measure the round trip.
   static constexpr uint64_t kMeasuredBursts = 4;
   /// Largest copy one descriptor may describe (inner_bytes x n1 x n2), bytes: 1 TiB.
@@ -62,6 +65,16 @@ class DmaUnit : public QueueUnit {
   sc_core::sc_time stream(bool write, const Stream& s, sc_core::sc_time at);
   /// Moves the data of a bulk part by debug transport (functional mode).
   void copy_data(const Stream& src, const Stream& dst);
+  /// How a copy issues: `per_row` bursts per row, `bursts` in all, the first `exact` of them
+  /// burst by burst (all of them unless `bulk`).
+  struct Plan {
+    uint64_t per_row = 0, bursts = 0, exact = 0;
+    bool bulk = false;
+  };
+  Plan plan(const pcs::DmaCopy& d) const;
+  /// Bulk path: bursts [first, end) of `d` as (source, destination) streams, at most 2 GiB each
+  /// (README "Bulk copies").
+  std::vector<std::pair<Stream, Stream>> split_rest(const pcs::DmaCopy& d, uint64_t first) const;
   /// Bulk path: bursts [first, end) of `d` as streams issued at `at`; returns the completion
   /// time (formula in README "Bulk copies").
   sc_core::sc_time stream_rest(const pcs::DmaCopy& d, uint64_t first, sc_core::sc_time at,

@@ -49,6 +49,7 @@ class Hbm : public sc_core::sc_module {
   nlohmann::json report() const;
 
   HbmController& controller() { return hbm_; }
+  const HbmController& controller() const { return hbm_; }
   /// The backing store (functional mode): the bytes written so far, by 1 MiB page.
   const HbmStore& store() const { return store_; }
   const HbmConfig& config() const { return cfg_; }

@@ -63,21 +63,24 @@ std::vector<uint64_t> HbmController::unit_counts(const HbmStream& s, Cursor c, u
   return todo;
 }
 
+uint64_t HbmController::column_count(const HbmStream& s) const {
+  Cursor c;
+  start_row(s, c);
+  uint64_t n = c.cols;
+  for (c.row = 1; c.row < s.rows; ++c.row) {
+    start_row(s, c);
+    n += c.cols;
+  }
+  return n;
+}
+
 uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t arrival_cycle) {
   if (stream.bytes() == 0) return arrival_cycle;
-  HbmStream s = stream;
-  if (s.rows == 1 || s.stride == s.row_bytes) s = HbmStream{s.addr, s.bytes(), 1, 0};
+  const HbmStream s = normalised(stream);
   const uint64_t ab = cfg_.access_bytes();
   Cursor cur;
   start_row(s, cur);
-  uint64_t n = cur.cols;
-  if (s.rows > 1) {
-    Cursor c = cur;
-    for (c.row = 1; c.row < s.rows; ++c.row) {
-      start_row(s, c);
-      n += c.cols;
-    }
-  }
+  const uint64_t n = column_count(s);
   if (++group_ == 0) {  // group 0 means "untracked"
     group_ = 1;
     std::fill(touched_stamp_.begin(), touched_stamp_.end(), 0);
@@ -210,6 +213,16 @@ void HbmController::calibrate(const HbmStream& s, bool is_write) {
       return;
     }
   }
+  const HbmStream c = calibration_stream(s, is_write);
+  std::vector<Probe> probes;
+  if (!prefetch_ || !prefetch_->take(HbmCalibrationJob{is_write, c.addr, c.row_bytes, c.rows, c.stride}, probes))
+    probes = sample_rates(c, is_write);
+  rates_[key] = std::move(probes);
+  ++calibrations_;
+  if (memo.enabled()) memo.put(memo_key, rates_[key]);
+}
+
+HbmStream HbmController::calibration_stream(const HbmStream& s, bool is_write) const {
   // Long enough for the warm-up, a unit's wait for its next REF, the window, one period of
   // middle and the tail: kFfMinPeriods periods plus (kFfWindowRefreshes + 2) tREFI of peak-rate
   // column accesses per unit.
@@ -217,15 +230,49 @@ void HbmController::calibrate(const HbmStream& s, bool is_write) {
   if (cfg_.refresh_enabled)
     need += uint64_t(units()) * (kFfWindowRefreshes + 2) * cfg_.tREFI / cfg_.burst_cycles();
   HbmStream c = s;
-  if (std::get<1>(key) == 0) {  // contiguous shape
+  if (std::get<1>(shape_key(s, is_write)) == 0) {  // contiguous shape
     c = HbmStream{s.addr, need * cfg_.access_bytes(), 1, 0};
   } else {
     const uint64_t per_row = c.row_bytes / cfg_.access_bytes() + 1;
     c.rows = need / per_row + 2;
   }
-  rates_[key] = sample_rates(c, is_write);
-  ++calibrations_;
-  if (memo.enabled()) memo.put(memo_key, rates_[key]);
+  return c;
+}
+
+void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, bool>>& streams, unsigned threads) {
+  prefetch_.reset();
+  planned_ = 0;
+  if (threads == 0 || cfg_.fast_forward_bytes == 0) return;
+  // access()'s decision, stream by stream: a shape not known yet is calibrated by its first
+  // stream that is big and long enough to reuse rates.
+  std::map<ShapeKey, bool> known;
+  for (const auto& r : rates_) known[r.first] = true;
+  const HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
+  const uint64_t edge = uint64_t(units()) * kFfEdgePerUnit;
+  std::vector<HbmCalibrationJob> jobs;
+  for (const auto& [stream, is_write] : streams) {
+    if (stream.bytes() < cfg_.fast_forward_bytes) continue;
+    const HbmStream s = normalised(stream);
+    const ShapeKey key = shape_key(s, is_write);
+    if (known.count(key) || column_count(s) < 3 * edge) continue;
+    known[key] = true;
+    if (memo.enabled() &&
+        memo.find(HbmCalibrationMemo::key(cfg_, is_write, s.addr, std::get<1>(key), std::get<2>(key))))
+      continue;
+    const HbmStream c = calibration_stream(s, is_write);
+    jobs.push_back(HbmCalibrationJob{is_write, c.addr, c.row_bytes, c.rows, c.stride});
+  }
+  planned_ = jobs.size();
+  if (jobs.empty()) return;
+  // Each calibration samples on a controller of its own with the same configuration
+  // (sample_rates reads only the configuration, but this controller keeps simulating meanwhile).
+  const HbmConfig cfg = cfg_;
+  prefetch_ = std::make_shared<HbmCalibrationPrefetch>(
+      std::move(jobs),
+      [cfg](const HbmCalibrationJob& j) {
+        return HbmController(cfg).sample_rates(HbmStream{j.addr, j.row_bytes, j.rows, j.stride}, j.is_write);
+      },
+      threads);
 }
 
 bool HbmController::saturated(const Probe& p) const {

@@ -17,13 +17,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "models/hbm/hbm_address.h"
 #include "models/hbm/hbm_calibration.h"
 #include "models/hbm/hbm_channel.h"
 #include "models/hbm/hbm_config.h"
+#include "models/hbm/hbm_prefetch.h"
 #include "models/hbm/hbm_timing.h"
 
 namespace photon {
@@ -100,6 +103,22 @@ class HbmController {
   /// Runs each distinct per-unit request sequence once (hbm_sampling.cpp); equal, field for
   /// field, to the interleaved run of the whole stream.
   std::vector<HbmRateProbe> sample_rates(const HbmStream& stream, bool is_write) const;
+  /// The synthetic stream a calibration triggered by `s` samples (calibrate()): `s`'s direction,
+  /// address and shape, long enough for the warm-up, the windows, one period of middle and the
+  /// tail.
+  HbmStream calibration_stream(const HbmStream& s, bool is_write) const;
+  /// Plans the calibrations that bulk streams arriving in this order (direction, stream) will
+  /// trigger, as access() decides (each shape's first stream long enough to reuse rates; shapes
+  /// already known or in an enabled HbmCalibrationMemo are skipped), and starts computing them on
+  /// `threads` helper threads (README "Calibration prefetch"). access() then takes each one from
+  /// the helpers, or computes it itself if they have not started it or the order differs. Changes
+  /// nothing but the wall time: every result is what it would have been without it. threads = 0:
+  /// no plan. Replaces an earlier plan.
+  void plan_calibrations(const std::vector<std::pair<HbmStream, bool>>& streams, unsigned threads);
+  /// Calibrations planned by plan_calibrations() (0 without a plan), taken so far, and taken from
+  /// a helper thread.
+  uint64_t planned_calibrations() const { return planned_; }
+  uint64_t prefetched_calibrations() const { return prefetch_ ? prefetch_->taken_from_helpers() : 0; }
 
   /// Fast-forward plan in periods of the address map (2^row_shift column accesses, at least
   /// units x columns): exact warm-up, sampled window (refresh off: kFfWindowPeriods; on:
@@ -171,6 +190,15 @@ class HbmController {
   /// stream is taken from it (the same windows: a calibration depends on nothing else).
   void calibrate(const HbmStream& s, bool is_write);
 
+  /// Column accesses of stream `s` (each row rounded out to whole column accesses).
+  uint64_t column_count(const HbmStream& s) const;
+  /// The stream access() works on: one contiguous burst when rows are adjacent.
+  static HbmStream normalised(const HbmStream& s) {
+    return s.rows == 1 || s.stride == s.row_bytes ? HbmStream{s.addr, s.bytes(), 1, 0} : s;
+  }
+  /// Planned calibrations being computed ahead (plan_calibrations()); shared by copies.
+  std::shared_ptr<HbmCalibrationPrefetch> prefetch_;
+  uint64_t planned_ = 0;
   /// Sampled windows per stream shape. An empty entry: the shape does not saturate, stays exact.
   std::map<ShapeKey, std::vector<Probe>> rates_;
   uint64_t ff_accesses_ = 0, ff_reuses_ = 0, calibrations_ = 0;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isa/assembler.h"
+#include "models/hbm/hbm.h"
 #include "soc/platform.h"
 #include "soc/platform_config.h"
 #include "tests/support/forked.h"
@@ -147,4 +148,42 @@ TEST(DmaBulk, OversizedOrWrappingDescriptorsAreUnitErrors) {
     const std::string m = j["message"];
     EXPECT_TRUE(m.find("1 TiB") != std::string::npos || m.find("overflows") != std::string::npos) << m;
   }
+}
+
+// The platform plans the HBM calibrations of a program's bulk copies before the run
+// (Platform::plan_hbm_calibrations, DmaUnit::bulk_streams): on copies of five stream shapes in
+// both directions, the plan foresees exactly the calibrations the run makes, and the run with
+// helper threads computing them is the run without.
+TEST(DmaBulk, ThePlanForeseesEveryHbmCalibration) {
+  const std::string pasm =
+      "dma src=0x0 dst=0x4000000000 inner_bytes=1048576\n"                                 // contiguous
+      "dma src=0x4000000000 dst=0x200000 inner_bytes=1048576\n"                            // SPM -> HBM
+      "dma src=0x400000 dst=0x4000000000 inner_bytes=2048 n1=256 src_stride1=8192\n"        // strided
+      "dma src=0x4000000000 dst=0x800000 inner_bytes=2048 n1=256 dst_stride1=12288\n"      // strided back
+      "dma src=0xc00000 dst=0x4000000000 inner_bytes=4096 n1=32 n2=4 src_stride1=16384 "
+      "src_stride2=1048576\n"                                                              // 3-D
+      "dma src=0x1000000 dst=0x4000000000 inner_bytes=1048576\n"                           // known shape
+      "end\n";
+  auto run = [&](unsigned threads) {
+    return nlohmann::json::parse(photon_test::run_forked([&] {
+      photon::PlatformConfig cfg;
+      cfg.sim.helper_threads = threads;
+      photon::Platform plat(cfg);
+      plat.load(photon::pcs::assemble(pasm, "plan_test"));
+      const photon::RunOutcome o = plat.run();
+      const photon::HbmController& h = plat.hbm().controller();
+      return nlohmann::json{{"status", int(o.status)}, {"t", o.simulated_time_ns},
+                            {"calibrations", h.calibrations()}, {"planned", h.planned_calibrations()},
+                            {"hbm", plat.report(o).to_json()["hbm"]}}
+          .dump();
+    }));
+  };
+  const auto plain = run(0), planned = run(1);
+  EXPECT_EQ(plain["status"], int(photon::RunOutcome::Status::Done));
+  EXPECT_EQ(plain["planned"], 0);
+  EXPECT_GE(plain["calibrations"].get<int>(), 5);
+  EXPECT_EQ(planned["planned"], plain["calibrations"]);
+  EXPECT_EQ(planned["calibrations"], plain["calibrations"]);
+  EXPECT_EQ(planned["t"], plain["t"]);
+  EXPECT_EQ(planned["hbm"], plain["hbm"]);
 }

@@ -1,0 +1,87 @@
+#include "models/hbm/hbm_prefetch.h"
+
+#include <utility>
+
+namespace photon {
+
+HbmCalibrationPrefetch::HbmCalibrationPrefetch(std::vector<HbmCalibrationJob> jobs, Compute compute,
+                                               unsigned threads)
+    : compute_(std::move(compute)) {
+  slots_.reserve(jobs.size());
+  for (const HbmCalibrationJob& j : jobs) {
+    if (!index_.emplace(key(j), slots_.size()).second) continue;
+    slots_.emplace_back();
+    slots_.back().job = j;
+  }
+  if (slots_.empty()) return;
+  for (unsigned t = 0; t < threads; ++t) threads_.emplace_back([this] { helper(); });
+}
+
+HbmCalibrationPrefetch::~HbmCalibrationPrefetch() {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void HbmCalibrationPrefetch::run(size_t i, std::unique_lock<std::mutex>& lock) {
+  const HbmCalibrationJob job = slots_[i].job;
+  lock.unlock();
+  std::vector<HbmRateProbe> probes;
+  std::exception_ptr error;
+  try {
+    probes = compute_(job);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  lock.lock();
+  slots_[i].probes = std::move(probes);
+  slots_[i].error = error;
+  slots_[i].state = State::kDone;
+  cv_.notify_all();
+}
+
+void HbmCalibrationPrefetch::helper() {
+  std::unique_lock<std::mutex> lock(m_);
+  while (!stop_) {
+    while (next_ < slots_.size() && slots_[next_].state != State::kTodo) ++next_;
+    if (next_ == slots_.size()) return;
+    const size_t i = next_++;
+    slots_[i].state = State::kRunning;
+    slots_[i].by_helper = true;
+    run(i, lock);
+  }
+}
+
+bool HbmCalibrationPrefetch::take(const HbmCalibrationJob& job, std::vector<HbmRateProbe>& out) {
+  std::unique_lock<std::mutex> lock(m_);
+  const auto it = index_.find(key(job));
+  if (it == index_.end()) return false;
+  Slot& s = slots_[it->second];
+  if (s.state == State::kTaken) return false;
+  if (s.state == State::kTodo) {  // no helper has started it: compute it here
+    s.state = State::kRunning;
+    run(it->second, lock);
+  }
+  // While a helper computes it, compute the next planned one that nobody has started.
+  while (s.state != State::kDone) {
+    while (next_ < slots_.size() && slots_[next_].state != State::kTodo) ++next_;
+    if (next_ == slots_.size()) {
+      cv_.wait(lock, [&] { return s.state == State::kDone; });
+      break;
+    }
+    const size_t i = next_++;
+    slots_[i].state = State::kRunning;
+    run(i, lock);
+  }
+  s.state = State::kTaken;
+  ++taken_;
+  if (s.by_helper) ++from_helpers_;
+  if (s.error) std::rethrow_exception(s.error);
+  out = std::move(s.probes);
+  return true;
+}
+
+}  // namespace photon

@@ -1,0 +1,80 @@
+// HbmCalibrationPrefetch: HBM calibrations computed ahead of need on helper threads (README.md
+// "Calibration prefetch").
+//
+// A calibration (HbmController::calibrate) is a pure function of the HBM configuration and of its
+// synthetic stream (hbm_calibration.h), so it can be computed as soon as that stream is known, on
+// any thread. The platform knows a run's bulk streams from its command stream before the run
+// (HbmController::plan_calibrations): helper threads compute the planned calibrations in order
+// while the simulation runs, and the simulation takes each one when it needs it. Results are the
+// same with or without helpers, whatever the threads' timing: only the wall time changes.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "models/hbm/hbm_calibration.h"
+
+namespace photon {
+
+/// One planned calibration: the direction and the synthetic stream it samples
+/// (HbmController::calibration_stream: byte offset addr, rows of row_bytes, stride apart).
+struct HbmCalibrationJob {
+  bool is_write = false;
+  uint64_t addr = 0, row_bytes = 0, rows = 1, stride = 0;
+};
+
+class HbmCalibrationPrefetch {
+ public:
+  /// The calibration itself: the sampled windows of a job. Called concurrently from several
+  /// threads, so it must only read shared state.
+  using Compute = std::function<std::vector<HbmRateProbe>(const HbmCalibrationJob&)>;
+
+  /// Starts `threads` (>= 1) helper threads that compute `jobs` in order with `compute`.
+  HbmCalibrationPrefetch(std::vector<HbmCalibrationJob> jobs, Compute compute, unsigned threads);
+  /// Helpers finish the calibration they are on (tens of ms at most), start no other, and exit.
+  ~HbmCalibrationPrefetch();
+  HbmCalibrationPrefetch(const HbmCalibrationPrefetch&) = delete;
+  HbmCalibrationPrefetch& operator=(const HbmCalibrationPrefetch&) = delete;
+
+  /// The windows of the planned calibration `job` into `out`: waits for a helper that is
+  /// computing it, computes it on the calling thread if no helper has started it. False if it was
+  /// not planned or was taken before (the caller computes it). Rethrows what computing it threw.
+  bool take(const HbmCalibrationJob& job, std::vector<HbmRateProbe>& out);
+  /// Planned calibrations taken so far, and those of them a helper had computed or started.
+  uint64_t taken() const { return taken_; }
+  uint64_t taken_from_helpers() const { return from_helpers_; }
+
+ private:
+  enum class State { kTodo, kRunning, kDone, kTaken };
+  struct Slot {
+    HbmCalibrationJob job;
+    State state = State::kTodo;
+    bool by_helper = false;
+    std::vector<HbmRateProbe> probes;
+    std::exception_ptr error;
+  };
+  using Key = std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t>;
+  static Key key(const HbmCalibrationJob& j) { return Key{j.is_write, j.addr, j.row_bytes, j.rows, j.stride}; }
+  void helper();
+  /// Computes slot `i` (claimed, state kRunning) without the lock, then stores the result.
+  void run(size_t i, std::unique_lock<std::mutex>& lock);
+
+  std::vector<Slot> slots_;
+  std::map<Key, size_t> index_;
+  Compute compute_;
+  size_t next_ = 0;  ///< slots before it are claimed
+  bool stop_ = false;
+  uint64_t taken_ = 0, from_helpers_ = 0;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace photon
