@@ -37,13 +37,14 @@ void FirmwareCpu::run() {
 }
 
 void FirmwareCpu::mmio(bool write, uint32_t addr, uint32_t& value) {
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = mmio_gp_;
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
   gp.set_data_length(4);
   gp.set_streaming_width(4);
   gp.set_byte_enable_ptr(nullptr);
+  gp.set_dmi_allowed(false);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = qk_.get_local_time();
   sc_core::sc_time before = delay;
@@ -73,13 +74,14 @@ uint32_t FirmwareCpu::read32(uint32_t addr) {
 void FirmwareCpu::write32(uint32_t addr, uint32_t value) { mmio(true, addr, value); }
 
 void FirmwareCpu::read_mem(uint64_t addr, void* dst, uint32_t bytes) {
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = mem_gp_;
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(dst));
   gp.set_data_length(bytes);
   gp.set_streaming_width(bytes);
   gp.set_byte_enable_ptr(nullptr);
+  gp.set_dmi_allowed(false);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = qk_.get_local_time();
   data->b_transport(gp, delay);

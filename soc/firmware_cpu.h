@@ -65,6 +65,9 @@ class FirmwareCpu : public sc_core::sc_module, public CpuModel {
   uint64_t mmio_ = 0, bus_errors_ = 0;
   std::vector<std::string> bus_error_log_;
   double busy_ns_ = 0;
+  /// Payloads reused by every control-bus and data access (one blocking transaction at a time;
+  /// a payload's construction allocates its extension array).
+  tlm::tlm_generic_payload mmio_gp_, mem_gp_;
 };
 
 }  // namespace photon

@@ -22,11 +22,14 @@ DmaUnit::DmaUnit(sc_core::sc_module_name name, const DmaConfig& cfg, bool functi
       buffer_(cfg.burst_bytes) {}
 
 bool DmaUnit::debug(bool write, uint64_t addr, uint8_t* buf, uint32_t len) {
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = gp_;
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(buf);
   gp.set_data_length(len);
+  gp.set_streaming_width(0);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_byte_enable_length(0);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   data->transport_dbg(gp);
   return gp.get_response_status() == tlm::TLM_OK_RESPONSE;
@@ -43,7 +46,7 @@ void DmaUnit::probe(uint64_t lo, uint64_t hi, const char* what) {
 
 sc_time DmaUnit::transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len, sc_time at,
                           StreamExtension* ext) {
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = gp_;
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(buf);
@@ -52,10 +55,18 @@ sc_time DmaUnit::transfer(bool write, uint64_t addr, uint8_t* buf, uint32_t len,
   gp.set_byte_enable_ptr(nullptr);
   gp.set_dmi_allowed(false);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  // The extension lives on the caller's stack: it leaves the reused payload even if a target
+  // throws (a payload frees the extensions it still holds when destroyed).
+  struct Detach {
+    tlm::tlm_generic_payload& gp;
+    StreamExtension* ext;
+    ~Detach() {
+      if (ext) gp.clear_extension(ext);
+    }
+  } detach{gp, ext};
   if (ext) gp.set_extension(ext);
   sc_time delay = at - sc_core::sc_time_stamp();
   data->b_transport(gp, delay);
-  if (ext) gp.clear_extension(ext);
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
     char msg[160];
     std::snprintf(msg, sizeof msg, "%s of %u bytes%s at 0x%llx failed: %s", write ? "write" : "read", len,

@@ -87,6 +87,9 @@ class DmaUnit : public QueueUnit {
   std::map<std::pair<uint64_t, uint64_t>, std::pair<sc_core::sc_time, sc_core::sc_time>> fastest_;
   std::vector<uint8_t> buffer_;
   uint64_t bytes_ = 0;
+  /// The payload every transaction reuses (one blocking transaction at a time; a payload's
+  /// construction allocates its extension array).
+  tlm::tlm_generic_payload gp_;
 };
 
 }  // namespace photon
