@@ -116,8 +116,8 @@ void collect(const YAML::Node& node, const std::string& prefix, const std::strin
       // yaml-cpp tags a quoted (non-plain) scalar "!", a plain one "?": the YAML type of the value.
       out.push_back({path, v.Scalar(), where(file, k),
                      v.Tag() == "!" ? ParamSet::Style::Quoted : ParamSet::Style::Plain, /*base_dir=*/""});
-    } else if (v.IsNull()) {
-      throw Error(path + ": missing value").with_context(where(file, k));
+    } else if (v.IsNull()) {  // refused when applied, naming what the key takes
+      out.push_back({path, "", where(file, k), ParamSet::Style::Missing, /*base_dir=*/""});
     } else {
       throw Error(path + ": expected a scalar value, got a sequence").with_context(where(file, k));
     }

@@ -109,6 +109,21 @@ const ParamSet::Param& ParamSet::param(const std::string& path) const {
 
 void ParamSet::set(const std::string& path, const std::string& text, Style style) {
   const Param& p = param(path);
+  if (style == Style::Missing) {
+    std::string expected;
+    switch (p.kind) {
+      case Kind::UInt:
+      case Kind::UInt32: expected = "a non-negative integer in " + range_text(p.min, p.max); break;
+      case Kind::Double: expected = "a number in " + range_text(p.min, p.max); break;
+      case Kind::Bool: expected = "true or false"; break;
+      case Kind::Choice:
+        expected = "one of: ";
+        for (size_t i = 0; i < p.choices.size(); ++i) expected += (i ? ", " : "") + p.choices[i];
+        break;
+      case Kind::Text: expected = "a string (\"\" for none)"; break;
+    }
+    throw Error(path + ": missing value; expected " + expected);
+  }
   const bool typed = p.kind == Kind::UInt || p.kind == Kind::UInt32 || p.kind == Kind::Double || p.kind == Kind::Bool;
   if (typed && style == Style::Quoted)
     throw Error(path + ": expected " + (p.kind == Kind::Bool ? "true or false" : "a number") + ", got the string \"" +

@@ -87,12 +87,13 @@ class ParamSet {
                 std::function<void(const std::string&)> on_set = {});
 
   /// How a value was written. A YAML file says whether a scalar was quoted; `--set key=value`
-  /// text has no quotes to tell (Untyped).
-  enum class Style { Untyped, Plain, Quoted };
+  /// text has no quotes to tell (Untyped). Missing: a YAML key without a value (`key:`).
+  enum class Style { Untyped, Plain, Quoted, Missing };
   /// Parses `text` (YAML scalar syntax: 42, 0x40, 1.5e3, true, name) for `path` and stores it.
   /// With YAML's types (YAML 1.2 core schema): a Quoted scalar is a string, so a number or bool
   /// key refuses it ("12" is not 12); a Plain scalar that reads as a number or a bool is not a
-  /// string, so a text key refuses it (waveform: 5). Throws Error naming the key.
+  /// string, so a text key refuses it (waveform: 5). Throws Error naming the key; for a Missing
+  /// value, naming what the key takes (its choices, range, or true/false).
   void set(const std::string& path, const std::string& text, Style style = Style::Untyped);
   bool has(const std::string& path) const { return params_.count(path) != 0; }
   const Param& param(const std::string& path) const;

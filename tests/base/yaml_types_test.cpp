@@ -69,3 +69,26 @@ TEST(YamlTypes, WellTypedValuesAndUntypedOverridesLoad) {
 }
 
 }  // namespace
+
+namespace {
+
+// A key written without a value (`key:`) is refused with what the key takes, and the file and
+// line.
+TEST(YamlTypes, AMissingValueNamesWhatTheKeyTakes) {
+  Keys k;
+  std::string mode = "fast";
+  k.ps.add_choice("w.mode", &mode, {"fast", "exact"}, "a choice");
+  const std::string e = load(k, "w:\n  count: 7\n  mode:\n");
+  EXPECT_NE(e.find("w.mode: missing value; expected one of: fast, exact"), std::string::npos) << e;
+  EXPECT_NE(e.find("yaml_types_test.yaml:3"), std::string::npos) << e;
+  Keys n;
+  EXPECT_NE(load(n, "w:\n  count:\n").find("w.count: missing value; expected a non-negative integer in [0, 100]"),
+            std::string::npos);
+  Keys b;
+  EXPECT_NE(load(b, "w:\n  on:\n").find("w.on: missing value; expected true or false"), std::string::npos);
+  Keys t;
+  EXPECT_NE(load(t, "w:\n  file:\n").find("w.file: missing value; expected a string (\"\" for none)"),
+            std::string::npos);
+}
+
+}  // namespace
