@@ -117,6 +117,8 @@ void collect(const YAML::Node& node, const std::string& prefix, const std::strin
       out.push_back({path, v.Scalar(), where(file, k),
                      v.Tag() == "!" ? ParamSet::Style::Quoted : ParamSet::Style::Plain, /*base_dir=*/""});
     } else if (v.IsNull()) {  // refused when applied, naming what the key takes
+      if (sections.count(path))
+        throw Error(path + ": is a section; expected a mapping of its keys, got nothing").with_context(where(file, k));
       out.push_back({path, "", where(file, k), ParamSet::Style::Missing, /*base_dir=*/""});
     } else {
       throw Error(path + ": expected a scalar value, got a sequence").with_context(where(file, k));

@@ -210,7 +210,7 @@ void Platform::plan_hbm_calibrations() {
   const uint64_t base = cfg_.noc.hbm_base, size = cfg_.hbm.capacity_bytes();
   std::vector<std::pair<HbmStream, bool>> streams;
   for (const QueueUnit::BulkStream& b : bulk) {
-    const uint64_t extent = b.rows == 0 ? 0 : (b.rows - 1) * b.stride + b.row_bytes;
+    const unsigned __int128 extent = b.rows == 0 ? 0 : (unsigned __int128)(b.rows - 1) * b.stride + b.row_bytes;
     if (b.addr < base || b.addr - base >= size || extent > size - (b.addr - base)) continue;
     streams.push_back({HbmStream{b.addr - base, b.row_bytes, b.rows, b.stride}, b.is_write});
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <deque>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -116,11 +117,9 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
                         std::to_string(d->n1) + " x " + std::to_string(d->n2) +
                         " bytes exceeds the 1 TiB limit of one descriptor");
   auto extent = [&](uint64_t base, uint64_t s1, uint64_t s2, const char* what) {
-    const unsigned __int128 e = (unsigned __int128)base + (unsigned __int128)(d->n2 - 1) * s2 +
-                                (unsigned __int128)(d->n1 - 1) * s1 + d->inner_bytes;
-    if (e > UINT64_MAX)
-      throw UnitFault(UnitErrorCode::ADDRESS, std::string(what) + " extent overflows 64-bit addresses");
-    return uint64_t(e);
+    const std::optional<uint64_t> e = side_extent(*d, base, s1, s2);
+    if (!e) throw UnitFault(UnitErrorCode::ADDRESS, std::string(what) + " extent overflows 64-bit addresses");
+    return *e;
   };
   probe(d->src, extent(d->src, d->src_stride1, d->src_stride2, "source"), "source");
   probe(d->dst, extent(d->dst, d->dst_stride1, d->dst_stride2, "destination"), "destination");
@@ -176,6 +175,13 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   return Timing{std::max(now, last_issue), done};
 }
 
+std::optional<uint64_t> DmaUnit::side_extent(const pcs::DmaCopy& d, uint64_t base, uint64_t s1, uint64_t s2) {
+  const unsigned __int128 e = (unsigned __int128)base + (unsigned __int128)(d.n2 - 1) * s2 +
+                              (unsigned __int128)(d.n1 - 1) * s1 + d.inner_bytes;
+  if (e > UINT64_MAX) return std::nullopt;
+  return uint64_t(e);
+}
+
 DmaUnit::Plan DmaUnit::plan(const pcs::DmaCopy& d) const {
   Plan p;
   p.per_row = (d.inner_bytes + cfg_.burst_bytes - 1) / cfg_.burst_bytes;
@@ -192,7 +198,10 @@ DmaUnit::Plan DmaUnit::plan(const pcs::DmaCopy& d) const {
 void DmaUnit::bulk_streams(const pcs::Command& c, std::vector<BulkStream>& out) const {
   const auto* d = std::get_if<pcs::DmaCopy>(&c.body);
   if (!d || d->inner_bytes == 0 || d->n1 == 0 || d->n2 == 0) return;
-  if ((unsigned __int128)d->inner_bytes * d->n1 * d->n2 > kMaxCopyBytes) return;  // refused at execute()
+  // Descriptors that execute() refuses issue nothing.
+  if ((unsigned __int128)d->inner_bytes * d->n1 * d->n2 > kMaxCopyBytes) return;
+  if (!side_extent(*d, d->src, d->src_stride1, d->src_stride2) || !side_extent(*d, d->dst, d->dst_stride1, d->dst_stride2))
+    return;
   const Plan p = plan(*d);
   if (!p.bulk) return;
   for (const auto& [src, dst] : split_rest(*d, p.exact)) {

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -72,6 +73,9 @@ class DmaUnit : public QueueUnit {
     bool bulk = false;
   };
   Plan plan(const pcs::DmaCopy& d) const;
+  /// One past the last byte that one side of `d` touches from `base` with row stride `s1` and
+  /// plane stride `s2`, bytes; nullopt if it overflows 64-bit addresses.
+  static std::optional<uint64_t> side_extent(const pcs::DmaCopy& d, uint64_t base, uint64_t s1, uint64_t s2);
   /// Bulk path: bursts [first, end) of `d` as (source, destination) streams, at most 2 GiB each
   /// (README "Bulk copies").
   std::vector<std::pair<Stream, Stream>> split_rest(const pcs::DmaCopy& d, uint64_t first) const;

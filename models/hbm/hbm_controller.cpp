@@ -269,10 +269,11 @@ void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, boo
   const HbmConfig cfg = cfg_;
   prefetch_ = std::make_shared<HbmCalibrationPrefetch>(
       std::move(jobs),
-      [cfg](const HbmCalibrationJob& j) {
-        return HbmController(cfg).sample_rates(HbmStream{j.addr, j.row_bytes, j.rows, j.stride}, j.is_write);
+      [cfg](const HbmCalibrationJob& j, const std::atomic<bool>& cancel) {
+        return HbmController(cfg).sample_rates(HbmStream{j.addr, j.row_bytes, j.rows, j.stride}, j.is_write,
+                                                &cancel);
       },
-      threads);
+      unsigned(std::min<size_t>(threads, planned_)));
 }
 
 bool HbmController::saturated(const Probe& p) const {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -102,7 +103,10 @@ class HbmController {
   /// the stream is too short to sample or a unit with work in the middle was not saturated.
   /// Runs each distinct per-unit request sequence once (hbm_sampling.cpp); equal, field for
   /// field, to the interleaved run of the whole stream.
-  std::vector<HbmRateProbe> sample_rates(const HbmStream& stream, bool is_write) const;
+  /// `cancel` (optional): once set, the sampling stops within one request and the result is
+  /// meaningless (a caller that gives up on it).
+  std::vector<HbmRateProbe> sample_rates(const HbmStream& stream, bool is_write,
+                                         const std::atomic<bool>* cancel = nullptr) const;
   /// The synthetic stream a calibration triggered by `s` samples (calibrate()): `s`'s direction,
   /// address and shape, long enough for the warm-up, the windows, one period of middle and the
   /// tail.

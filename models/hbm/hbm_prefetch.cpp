@@ -1,5 +1,6 @@
 #include "models/hbm/hbm_prefetch.h"
 
+#include <system_error>
 #include <utility>
 
 namespace photon {
@@ -14,7 +15,14 @@ HbmCalibrationPrefetch::HbmCalibrationPrefetch(std::vector<HbmCalibrationJob> jo
     slots_.back().job = j;
   }
   if (slots_.empty()) return;
-  for (unsigned t = 0; t < threads; ++t) threads_.emplace_back([this] { helper(); });
+  threads_.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    try {
+      threads_.emplace_back([this] { helper(); });
+    } catch (const std::system_error&) {  // no more threads: the ones running (or the caller) do the rest
+      break;
+    }
+  }
 }
 
 HbmCalibrationPrefetch::~HbmCalibrationPrefetch() {
@@ -22,6 +30,7 @@ HbmCalibrationPrefetch::~HbmCalibrationPrefetch() {
     std::lock_guard<std::mutex> lock(m_);
     stop_ = true;
   }
+  cancel_.store(true, std::memory_order_relaxed);
   cv_.notify_all();
   for (std::thread& t : threads_) t.join();
 }
@@ -32,7 +41,7 @@ void HbmCalibrationPrefetch::run(size_t i, std::unique_lock<std::mutex>& lock) {
   std::vector<HbmRateProbe> probes;
   std::exception_ptr error;
   try {
-    probes = compute_(job);
+    probes = compute_(job, cancel_);
   } catch (...) {
     error = std::current_exception();
   }

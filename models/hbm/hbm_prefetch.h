@@ -9,6 +9,7 @@
 // same with or without helpers, whatever the threads' timing: only the wall time changes.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -33,12 +34,16 @@ struct HbmCalibrationJob {
 class HbmCalibrationPrefetch {
  public:
   /// The calibration itself: the sampled windows of a job. Called concurrently from several
-  /// threads, so it must only read shared state.
-  using Compute = std::function<std::vector<HbmRateProbe>(const HbmCalibrationJob&)>;
+  /// threads, so it must only read shared state. Once `cancel` is set the result is discarded,
+  /// so it may stop early (HbmController::sample_rates stops within one request).
+  using Compute =
+      std::function<std::vector<HbmRateProbe>(const HbmCalibrationJob&, const std::atomic<bool>& cancel)>;
 
-  /// Starts `threads` (>= 1) helper threads that compute `jobs` in order with `compute`.
+  /// Starts up to `threads` helper threads that compute `jobs` in order with `compute`; fewer if
+  /// the system refuses to start more (none: take() computes each job on its caller).
   HbmCalibrationPrefetch(std::vector<HbmCalibrationJob> jobs, Compute compute, unsigned threads);
-  /// Helpers finish the calibration they are on (tens of ms at most), start no other, and exit.
+  /// Cancels the calibrations in progress (they stop within one simulated request), starts no
+  /// other, and joins the helpers.
   ~HbmCalibrationPrefetch();
   HbmCalibrationPrefetch(const HbmCalibrationPrefetch&) = delete;
   HbmCalibrationPrefetch& operator=(const HbmCalibrationPrefetch&) = delete;
@@ -50,6 +55,8 @@ class HbmCalibrationPrefetch {
   /// Planned calibrations taken so far, and those of them a helper had computed or started.
   uint64_t taken() const { return taken_; }
   uint64_t taken_from_helpers() const { return from_helpers_; }
+  /// Helper threads running (fewer than asked if the system refused some).
+  unsigned helpers() const { return unsigned(threads_.size()); }
 
  private:
   enum class State { kTodo, kRunning, kDone, kTaken };
@@ -71,6 +78,7 @@ class HbmCalibrationPrefetch {
   Compute compute_;
   size_t next_ = 0;  ///< slots before it are claimed
   bool stop_ = false;
+  std::atomic<bool> cancel_{false};  ///< set by the destructor: computations in progress stop
   uint64_t taken_ = 0, from_helpers_ = 0;
   std::mutex m_;
   std::condition_variable cv_;

@@ -11,6 +11,7 @@
 // for field, what the interleaved in-stream sampling of access() gives on a fresh controller
 // (tests/models/hbm/hbm_sampling_test.cpp, against tests/support/hbm_sampling_oracle.h).
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
 #include "models/hbm/hbm_controller.h"
@@ -38,7 +39,8 @@ constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
 
 }  // namespace
 
-std::vector<HbmRateProbe> HbmController::sample_rates(const HbmStream& stream, bool is_write) const {
+std::vector<HbmRateProbe> HbmController::sample_rates(const HbmStream& stream, bool is_write,
+                                                       const std::atomic<bool>* cancel) const {
   if (stream.bytes() == 0) return {};
   HbmStream s = stream;
   if (s.rows == 1 || s.stride == s.row_bytes) s = HbmStream{s.addr, s.bytes(), 1, 0};
@@ -89,9 +91,11 @@ std::vector<HbmRateProbe> HbmController::sample_rates(const HbmStream& stream, b
     uint32_t pending;
     uint64_t w0;
     bool refresh;
+    const std::atomic<bool>* cancel;
   };
   auto after_enqueue = [](void* ctx, size_t k) {
     UnitRun& run = *static_cast<UnitRun*>(ctx);
+    if (run.cancel && run.cancel->load(std::memory_order_relaxed)) return false;
     if ((*run.reqs)[k].index >= run.w0) sample(run.w->probe, *run.ch, run.pending, run.refresh);
     return run.w->probe.state != Probe::kClosed;
   };
@@ -104,7 +108,7 @@ std::vector<HbmRateProbe> HbmController::sample_rates(const HbmStream& stream, b
       const HbmAddress d = map_.decode(r.addr);
       cols.push_back(HbmColumn{r.addr, d.row, uint16_t(d.bank)});
     }
-    UnitRun run{&reqs[u], &ch, &w, 0, w0, refresh};
+    UnitRun run{&reqs[u], &ch, &w, 0, w0, refresh, cancel};
     w.used = ch.accept_all(cols.data(), cols.size(), is_write, 1, 0, after_enqueue, &run);
     w.closed = w.probe.state == Probe::kClosed;
     w.now = ch.now();

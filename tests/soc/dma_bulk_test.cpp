@@ -187,3 +187,17 @@ TEST(DmaBulk, ThePlanForeseesEveryHbmCalibration) {
   EXPECT_EQ(planned["t"], plain["t"]);
   EXPECT_EQ(planned["hbm"], plain["hbm"]);
 }
+
+// A copy that execute() refuses (its source extent overflows 64-bit addresses) plans nothing.
+TEST(DmaBulk, ARefusedCopyPlansNoCalibration) {
+  const auto j = nlohmann::json::parse(photon_test::run_forked([] {
+    photon::PlatformConfig cfg;
+    photon::Platform plat(cfg);
+    plat.load(photon::pcs::assemble(
+        "dma src=0x0 dst=0x4000000000 inner_bytes=131072 n1=3 src_stride1=0x8000000000000000\n"
+        "end\n",
+        "refused"));
+    return nlohmann::json{{"planned", plat.hbm().controller().planned_calibrations()}}.dump();
+  }));
+  EXPECT_EQ(j["planned"], 0);
+}

@@ -4,6 +4,8 @@
 // planned calibration out once, computes on the caller what no helper started, and passes errors
 // on.
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -97,7 +99,7 @@ TEST(HbmCalibrationPrefetch, AWrongPlanChangesNothing) {
 }
 
 // A fake calibration whose windows name the job (the oracle), and one that fails.
-std::vector<photon::HbmRateProbe> fake(const photon::HbmCalibrationJob& j) {
+std::vector<photon::HbmRateProbe> fake(const photon::HbmCalibrationJob& j, const std::atomic<bool>&) {
   if (j.addr == 666) throw std::runtime_error("calibration of 666 failed");
   photon::HbmRateProbe p;
   p.accesses = j.addr;
@@ -134,6 +136,23 @@ TEST(HbmCalibrationPrefetch, EachPlannedCalibrationIsHandedOutOnce) {
       EXPECT_EQ(pf.taken_from_helpers(), 0u);
     }
   }
+}
+
+// Destroying the prefetch cancels the calibrations in progress: a calibration that only ends when
+// cancelled (it would never end otherwise) does not keep the destructor waiting.
+TEST(HbmCalibrationPrefetch, DestructionCancelsTheCalibrationsInProgress) {
+  std::atomic<int> started{0};
+  auto endless = [&](const photon::HbmCalibrationJob&, const std::atomic<bool>& cancel) {
+    ++started;
+    while (!cancel.load()) std::this_thread::yield();
+    return std::vector<photon::HbmRateProbe>{};
+  };
+  {
+    photon::HbmCalibrationPrefetch pf({{false, 4096, 64, 1, 0}, {false, 8192, 64, 1, 0}}, endless, 2);
+    ASSERT_EQ(pf.helpers(), 2u);
+    while (started.load() < 2) std::this_thread::yield();
+  }
+  EXPECT_EQ(started.load(), 2);
 }
 
 }  // namespace
