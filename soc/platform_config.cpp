@@ -37,7 +37,7 @@ void SimConfig::declare(ParamSet& ps, const std::string& p) {
   ps.add_double(p + ".max_wall_s", &max_wall_s, 0, 3.2e7,
                 "watchdog: wall-clock limit, s (status timeout; 0: no limit)");
   ps.add_uint(p + ".helper_threads", &helper_threads, 0, 64,
-              "threads computing HBM calibrations ahead of need (wall time only, never results; 0: none)");
+              "threads computing HBM calibrations ahead of need, at most the cores less one (wall time only, never results; 0: none)");
 }
 
 UnitImplChoices::UnitImplChoices() {

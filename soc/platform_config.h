@@ -76,7 +76,8 @@ struct SimConfig {
   double max_time_ns = 0;  ///< simulated-time limit, ns
   double max_wall_s = 0;   ///< wall-clock limit, s
   /// Helper threads that compute HBM calibrations ahead of need (models/hbm/README.md
-  /// "Calibration prefetch"); results never depend on it, only the wall time. 0: none.
+  /// "Calibration prefetch"), at most the cores less one; results never depend on it, only the
+  /// wall time. 0: none.
   uint64_t helper_threads = 1;
   void declare(ParamSet& ps, const std::string& p);
 };

@@ -1,6 +1,7 @@
 #include "models/hbm/hbm_controller.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "base/error.h"
 
@@ -239,6 +240,16 @@ HbmStream HbmController::calibration_stream(const HbmStream& s, bool is_write) c
   return c;
 }
 
+namespace {
+/// Helpers worth starting: as asked, but no more than the planned calibrations and than the
+/// cores beyond the caller's (more would only share those cores, each thread with its own stack
+/// and allocator arena); at least one.
+unsigned helper_count(unsigned asked, uint64_t jobs) {
+  const unsigned cores = std::max(2u, std::thread::hardware_concurrency());
+  return unsigned(std::min<uint64_t>({uint64_t(asked), jobs, uint64_t(cores - 1)}));
+}
+}  // namespace
+
 void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, bool>>& streams, unsigned threads) {
   prefetch_.reset();
   planned_ = 0;
@@ -273,7 +284,7 @@ void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, boo
         return HbmController(cfg).sample_rates(HbmStream{j.addr, j.row_bytes, j.rows, j.stride}, j.is_write,
                                                 &cancel);
       },
-      unsigned(std::min<size_t>(threads, planned_)));
+      helper_count(threads, planned_));
 }
 
 bool HbmController::saturated(const Probe& p) const {

@@ -114,7 +114,8 @@ class HbmController {
   /// Plans the calibrations that bulk streams arriving in this order (direction, stream) will
   /// trigger, as access() decides (each shape's first stream long enough to reuse rates; shapes
   /// already known or in an enabled HbmCalibrationMemo are skipped), and starts computing them on
-  /// `threads` helper threads (README "Calibration prefetch"). access() then takes each one from
+  /// `threads` helper threads, at most one per planned calibration and per core beyond the
+  /// caller's (README "Calibration prefetch"). access() then takes each one from
   /// the helpers, or computes it itself if they have not started it or the order differs. Changes
   /// nothing but the wall time: every result is what it would have been without it. threads = 0:
   /// no plan. Replaces an earlier plan.
