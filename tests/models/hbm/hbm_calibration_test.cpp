@@ -8,14 +8,12 @@
 
 #include "models/hbm/hbm_calibration.h"
 #include "models/hbm/hbm_controller.h"
+#include "tests/support/hbm_same_run.h"
 
 namespace {
 
-struct Out {
-  std::vector<uint64_t> done;
-  photon::HbmCounters c;
-  uint64_t calibrations = 0, reuses = 0;
-};
+using Out = photon_test::HbmRunOutcome;
+using photon_test::expect_same_run;
 
 // Short strided streams (calibrated, then reused) of two shapes and both directions, then a
 // contiguous one, on HBM2 with refresh.
@@ -32,25 +30,8 @@ Out run() {
     o.done.push_back(t);
   }
   o.done.push_back(hbm.access(photon::HbmStream{0x8000000, 1 << 20, 1, 0}, false, t));
-  o.c = hbm.counters();
-  o.calibrations = hbm.calibrations();
-  o.reuses = hbm.fast_forward_reuses();
+  photon_test::record_counters(hbm, o);
   return o;
-}
-
-void expect_same(const Out& a, const Out& b) {
-  EXPECT_EQ(a.done, b.done);
-  EXPECT_EQ(a.c.reads, b.c.reads);
-  EXPECT_EQ(a.c.writes, b.c.writes);
-  EXPECT_EQ(a.c.read_cmds, b.c.read_cmds);
-  EXPECT_EQ(a.c.write_cmds, b.c.write_cmds);
-  EXPECT_EQ(a.c.activates, b.c.activates);
-  EXPECT_EQ(a.c.precharges, b.c.precharges);
-  EXPECT_EQ(a.c.refreshes, b.c.refreshes);
-  EXPECT_EQ(a.c.row_hits, b.c.row_hits);
-  EXPECT_EQ(a.c.total_read_latency, b.c.total_read_latency);
-  EXPECT_EQ(a.calibrations, b.calibrations);
-  EXPECT_EQ(a.reuses, b.reuses);
 }
 
 TEST(HbmCalibrationMemo, SimulationsAreTheSameWithTheMemo) {
@@ -65,8 +46,8 @@ TEST(HbmCalibrationMemo, SimulationsAreTheSameWithTheMemo) {
   const Out second = run();  // takes every calibration from it
   EXPECT_EQ(memo.size(), entries);
   memo.enable(false);
-  expect_same(plain, first);
-  expect_same(plain, second);
+  expect_same_run(plain, first);
+  expect_same_run(plain, second);
 }
 
 TEST(HbmCalibrationMemo, JsonKeepsEveryEntry) {

@@ -16,15 +16,14 @@
 
 #include "models/hbm/hbm_controller.h"
 #include "models/hbm/hbm_prefetch.h"
+#include "tests/support/hbm_same_run.h"
 
 namespace {
 
 using photon::HbmStream;
 
-struct Out {
-  std::vector<uint64_t> done;
-  photon::HbmCounters c;
-  uint64_t calibrations = 0, reuses = 0, planned = 0;
+struct Out : photon_test::HbmRunOutcome {
+  uint64_t planned = 0;
 };
 
 // Short strided streams (calibrated, then reused) of two shapes and both directions, then two
@@ -49,26 +48,9 @@ Out run(const std::vector<std::pair<HbmStream, bool>>* plan, unsigned threads) {
     t = hbm.access(s, w, t);
     o.done.push_back(t);
   }
-  o.c = hbm.counters();
-  o.calibrations = hbm.calibrations();
-  o.reuses = hbm.fast_forward_reuses();
+  photon_test::record_counters(hbm, o);
   o.planned = hbm.planned_calibrations();
   return o;
-}
-
-void expect_same(const Out& a, const Out& b) {
-  EXPECT_EQ(a.done, b.done);
-  EXPECT_EQ(a.c.reads, b.c.reads);
-  EXPECT_EQ(a.c.writes, b.c.writes);
-  EXPECT_EQ(a.c.read_cmds, b.c.read_cmds);
-  EXPECT_EQ(a.c.write_cmds, b.c.write_cmds);
-  EXPECT_EQ(a.c.activates, b.c.activates);
-  EXPECT_EQ(a.c.precharges, b.c.precharges);
-  EXPECT_EQ(a.c.refreshes, b.c.refreshes);
-  EXPECT_EQ(a.c.row_hits, b.c.row_hits);
-  EXPECT_EQ(a.c.total_read_latency, b.c.total_read_latency);
-  EXPECT_EQ(a.calibrations, b.calibrations);
-  EXPECT_EQ(a.reuses, b.reuses);
 }
 
 TEST(HbmCalibrationPrefetch, APlannedRunIsTheUnplannedRun) {
@@ -77,11 +59,11 @@ TEST(HbmCalibrationPrefetch, APlannedRunIsTheUnplannedRun) {
   const auto plan = streams();
   for (unsigned threads : {1u, 2u, 4u}) {
     const Out planned = run(&plan, threads);
-    expect_same(plain, planned);
+    photon_test::expect_same_run(plain, planned);
     EXPECT_EQ(planned.planned, plain.calibrations) << threads << " helper threads";
   }
   const Out none = run(&plan, 0);  // no helpers: no plan
-  expect_same(plain, none);
+  photon_test::expect_same_run(plain, none);
   EXPECT_EQ(none.planned, 0u);
 }
 
@@ -94,7 +76,7 @@ TEST(HbmCalibrationPrefetch, AWrongPlanChangesNothing) {
   std::reverse(plan.begin(), plan.end());
   plan.push_back({HbmStream{0x200000, 1024, 128, 4096}, false});
   const Out wrong = run(&plan, 1);
-  expect_same(plain, wrong);
+  photon_test::expect_same_run(plain, wrong);
   EXPECT_EQ(wrong.planned, plain.calibrations + 1);
 }
 
