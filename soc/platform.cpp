@@ -17,6 +17,7 @@
 #include "platform/control_bus.h"
 #include "platform/irq_controller.h"
 #include "platform/noc/router.h"
+#include "platform/noc/stream_extension.h"
 #include "platform/report/op_work.h"
 #include "platform/semaphores.h"
 #include "soc/firmware_cpu.h"
@@ -210,7 +211,7 @@ void Platform::plan_hbm_calibrations() {
   const uint64_t base = cfg_.noc.hbm_base, size = cfg_.hbm.capacity_bytes();
   std::vector<std::pair<HbmStream, bool>> streams;
   for (const QueueUnit::BulkStream& b : bulk) {
-    const unsigned __int128 extent = b.rows == 0 ? 0 : (unsigned __int128)(b.rows - 1) * b.stride + b.row_bytes;
+    const uint64_t extent = StreamShape{b.rows, b.row_bytes, b.stride}.extent();  // saturates
     if (b.addr < base || b.addr - base >= size || extent > size - (b.addr - base)) continue;
     streams.push_back({HbmStream{b.addr - base, b.row_bytes, b.rows, b.stride}, b.is_write});
   }

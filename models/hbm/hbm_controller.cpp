@@ -1,6 +1,7 @@
 #include "models/hbm/hbm_controller.h"
 
 #include <algorithm>
+#include <set>
 #include <thread>
 
 #include "base/error.h"
@@ -256,8 +257,8 @@ void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, boo
   if (threads == 0 || cfg_.fast_forward_bytes == 0) return;
   // access()'s decision, stream by stream: a shape not known yet is calibrated by its first
   // stream that is big and long enough to reuse rates.
-  std::map<ShapeKey, bool> known;
-  for (const auto& r : rates_) known[r.first] = true;
+  std::set<ShapeKey> known;
+  for (const auto& r : rates_) known.insert(r.first);
   const HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
   const uint64_t edge = uint64_t(units()) * kFfEdgePerUnit;
   std::vector<HbmCalibrationJob> jobs;
@@ -266,7 +267,7 @@ void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, boo
     const HbmStream s = normalised(stream);
     const ShapeKey key = shape_key(s, is_write);
     if (known.count(key) || column_count(s) < 3 * edge) continue;
-    known[key] = true;
+    known.insert(key);
     if (memo.enabled() &&
         memo.find(HbmCalibrationMemo::key(cfg_, is_write, s.addr, std::get<1>(key), std::get<2>(key))))
       continue;

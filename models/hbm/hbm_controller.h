@@ -120,10 +120,8 @@ class HbmController {
   /// nothing but the wall time: every result is what it would have been without it. threads = 0:
   /// no plan. Replaces an earlier plan.
   void plan_calibrations(const std::vector<std::pair<HbmStream, bool>>& streams, unsigned threads);
-  /// Calibrations planned by plan_calibrations() (0 without a plan), taken so far, and taken from
-  /// a helper thread.
+  /// Calibrations planned by plan_calibrations() (0 without a plan).
   uint64_t planned_calibrations() const { return planned_; }
-  uint64_t prefetched_calibrations() const { return prefetch_ ? prefetch_->taken_from_helpers() : 0; }
 
   /// Fast-forward plan in periods of the address map (2^row_shift column accesses, at least
   /// units x columns): exact warm-up, sampled window (refresh off: kFfWindowPeriods; on:

@@ -52,13 +52,18 @@ void HbmCalibrationPrefetch::run(size_t i, std::unique_lock<std::mutex>& lock) {
   cv_.notify_all();
 }
 
+bool HbmCalibrationPrefetch::claim_next(size_t& i) {
+  while (next_ < slots_.size() && slots_[next_].state != State::kTodo) ++next_;
+  if (next_ == slots_.size()) return false;
+  i = next_++;
+  slots_[i].state = State::kRunning;
+  return true;
+}
+
 void HbmCalibrationPrefetch::helper() {
   std::unique_lock<std::mutex> lock(m_);
-  while (!stop_) {
-    while (next_ < slots_.size() && slots_[next_].state != State::kTodo) ++next_;
-    if (next_ == slots_.size()) return;
-    const size_t i = next_++;
-    slots_[i].state = State::kRunning;
+  size_t i = 0;
+  while (!stop_ && claim_next(i)) {
     slots_[i].by_helper = true;
     run(i, lock);
   }
@@ -75,16 +80,9 @@ bool HbmCalibrationPrefetch::take(const HbmCalibrationJob& job, std::vector<HbmR
     run(it->second, lock);
   }
   // While a helper computes it, compute the next planned one that nobody has started.
-  while (s.state != State::kDone) {
-    while (next_ < slots_.size() && slots_[next_].state != State::kTodo) ++next_;
-    if (next_ == slots_.size()) {
-      cv_.wait(lock, [&] { return s.state == State::kDone; });
-      break;
-    }
-    const size_t i = next_++;
-    slots_[i].state = State::kRunning;
-    run(i, lock);
-  }
+  size_t i = 0;
+  while (s.state != State::kDone && claim_next(i)) run(i, lock);
+  cv_.wait(lock, [&] { return s.state == State::kDone; });
   s.state = State::kTaken;
   ++taken_;
   if (s.by_helper) ++from_helpers_;

@@ -69,6 +69,9 @@ class HbmCalibrationPrefetch {
   };
   using Key = std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t>;
   static Key key(const HbmCalibrationJob& j) { return Key{j.is_write, j.addr, j.row_bytes, j.rows, j.stride}; }
+  /// Claims the first planned calibration nobody has started (state kRunning) into `i`; false
+  /// if none is left. Call with the lock held.
+  bool claim_next(size_t& i);
   void helper();
   /// Computes slot `i` (claimed, state kRunning) without the lock, then stores the result.
   void run(size_t i, std::unique_lock<std::mutex>& lock);

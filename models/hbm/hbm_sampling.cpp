@@ -42,16 +42,10 @@ constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
 std::vector<HbmRateProbe> HbmController::sample_rates(const HbmStream& stream, bool is_write,
                                                        const std::atomic<bool>* cancel) const {
   if (stream.bytes() == 0) return {};
-  HbmStream s = stream;
-  if (s.rows == 1 || s.stride == s.row_bytes) s = HbmStream{s.addr, s.bytes(), 1, 0};
+  const HbmStream s = normalised(stream);
   Cursor cur;
   start_row(s, cur);
-  uint64_t n = cur.cols;
-  for (Cursor c = cur; c.row + 1 < s.rows;) {
-    ++c.row;
-    start_row(s, c);
-    n += c.cols;
-  }
+  const uint64_t n = column_count(s);
   const uint64_t period = ff_period();
   const uint64_t w0 = kFfWarmPeriods * period, w1 = w0 + kFfWindowPeriods * period;
   const uint64_t tail = kFfTailPeriods * period;
