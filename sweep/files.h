@@ -17,11 +17,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/output_file.h"
+
 namespace photon::sweep {
 
-/// Writes `text` to `path` through a temporary file in the same directory and a rename.
-/// Throws Error "PATH: <strerror>" (e.g. "No space left on device"); nothing is left behind.
-void write_atomic(const std::string& path, const std::string& text);
+using photon::write_atomic;  // base/output_file.h
 /// Reads a whole file. Throws Error naming it.
 std::string read_text(const std::string& path);
 /// Parses a JSON file. Throws Error naming it.

@@ -38,47 +38,64 @@ std::string HbmCalibrationMemo::key(const HbmConfig& cfg, bool is_write, uint64_
          std::to_string(row_bytes) + "|" + std::to_string(stride);
 }
 
-const std::vector<HbmRateProbe>* HbmCalibrationMemo::find(const std::string& key) const {
+const std::vector<HbmRateProbe>* HbmCalibrationMemo::find(const std::string& key) {
   auto it = entries_.find(key);
-  return it == entries_.end() ? nullptr : &it->second;
+  if (it != entries_.end()) return &it->second;
+  std::vector<HbmRateProbe> probes;
+  if (!store_ || !store_->load(key, probes)) return nullptr;
+  add(key, probes);
+  return &entries_.at(key);
+}
+
+bool HbmCalibrationMemo::add(const std::string& key, const std::vector<HbmRateProbe>& probes) {
+  if (!entries_.emplace(key, probes).second) return false;
+  order_.push_back(key);
+  return true;
 }
 
 void HbmCalibrationMemo::put(const std::string& key, const std::vector<HbmRateProbe>& probes) {
-  if (entries_.emplace(key, probes).second) order_.push_back(key);
+  if (add(key, probes) && store_) store_->save(key, probes);
+}
+
+nlohmann::json HbmCalibrationMemo::entry_json(const std::string& key, const std::vector<HbmRateProbe>& probes) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const HbmRateProbe& p : probes)
+    j.push_back({int(p.state), p.start_ref, p.cycle, p.end_cycle, p.accesses, counters_json(p.ctr),
+                 counters_json(p.end_ctr)});
+  return {{"key", key}, {"probes", j}};
+}
+
+std::vector<HbmRateProbe> HbmCalibrationMemo::entry_probes(const nlohmann::json& entry) {
+  try {
+    std::vector<HbmRateProbe> probes;
+    for (const auto& p : entry.at("probes")) {
+      HbmRateProbe r;
+      const int state = p.at(0).get<int>();
+      if (state < HbmRateProbe::kIdle || state > HbmRateProbe::kClosed) throw Error("hbm calibration: bad state");
+      r.state = HbmRateProbe::State(state);
+      r.start_ref = p.at(1).get<uint64_t>();
+      r.cycle = p.at(2).get<uint64_t>();
+      r.end_cycle = p.at(3).get<uint64_t>();
+      r.accesses = p.at(4).get<uint64_t>();
+      r.ctr = counters_of(p.at(5));
+      r.end_ctr = counters_of(p.at(6));
+      probes.push_back(r);
+    }
+    return probes;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("hbm calibration: malformed memo: ") + e.what());
+  }
 }
 
 nlohmann::json HbmCalibrationMemo::to_json(size_t from) const {
   nlohmann::json entries = nlohmann::json::array();
-  for (size_t i = from; i < order_.size(); ++i) {
-    nlohmann::json probes = nlohmann::json::array();
-    for (const HbmRateProbe& p : entries_.at(order_[i]))
-      probes.push_back({int(p.state), p.start_ref, p.cycle, p.end_cycle, p.accesses, counters_json(p.ctr),
-                        counters_json(p.end_ctr)});
-    entries.push_back({{"key", order_[i]}, {"probes", probes}});
-  }
+  for (size_t i = from; i < order_.size(); ++i) entries.push_back(entry_json(order_[i], entries_.at(order_[i])));
   return {{"entries", entries}};
 }
 
 void HbmCalibrationMemo::merge(const nlohmann::json& j) {
   try {
-    for (const auto& e : j.at("entries")) {
-      std::vector<HbmRateProbe> probes;
-      for (const auto& p : e.at("probes")) {
-        HbmRateProbe r;
-        const int state = p.at(0).get<int>();
-        if (state < HbmRateProbe::kIdle || state > HbmRateProbe::kClosed)
-          throw Error("hbm calibration: bad state");
-        r.state = HbmRateProbe::State(state);
-        r.start_ref = p.at(1).get<uint64_t>();
-        r.cycle = p.at(2).get<uint64_t>();
-        r.end_cycle = p.at(3).get<uint64_t>();
-        r.accesses = p.at(4).get<uint64_t>();
-        r.ctr = counters_of(p.at(5));
-        r.end_ctr = counters_of(p.at(6));
-        probes.push_back(r);
-      }
-      put(e.at("key").get<std::string>(), probes);
-    }
+    for (const auto& e : j.at("entries")) put(e.at("key").get<std::string>(), entry_probes(e));
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("hbm calibration: malformed memo: ") + e.what());
   }

@@ -6,7 +6,9 @@
 // synthetic stream built from those alone. A process that simulates many configurations with
 // the same HBM (a sweep worker) can therefore compute each calibration once and reuse it: the
 // memo is off by default, and when on, every simulation is exactly what it would have been
-// without it (tests/models/hbm/hbm_calibration_test.cpp).
+// without it (tests/models/hbm/hbm_calibration_test.cpp). A store (HbmCalibrationStore) can keep
+// the memo's entries beyond the process: the on-disk cache of `photon run` and `photon fhe`
+// (soc/calibration_cache.h).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,16 @@ struct HbmRateProbe {
   HbmCounters ctr, end_ctr;           ///< unit counters at those requests
 };
 
+/// Where a memo keeps calibrations beyond its process: asked on a miss, given every new entry.
+/// Neither call may throw for a missing or damaged entry (a store only saves time).
+class HbmCalibrationStore {
+ public:
+  virtual ~HbmCalibrationStore() = default;
+  /// The windows stored under `key` into `probes`; false if there are none.
+  virtual bool load(const std::string& key, std::vector<HbmRateProbe>& probes) = 0;
+  virtual void save(const std::string& key, const std::vector<HbmRateProbe>& probes) = 0;
+};
+
 /// The process-wide memo of calibrations (off until enable()).
 class HbmCalibrationMemo {
  public:
@@ -41,9 +53,15 @@ class HbmCalibrationMemo {
   /// address and its shape (row_bytes, stride of HbmController's shape key).
   static std::string key(const HbmConfig& cfg, bool is_write, uint64_t addr, uint64_t row_bytes,
                          uint64_t stride);
-  /// The memoised windows of `key`, or nullptr.
-  const std::vector<HbmRateProbe>* find(const std::string& key) const;
+  /// Backs the memo with `store` (nullptr: none); the caller keeps it alive while it is set.
+  void set_store(HbmCalibrationStore* store) { store_ = store; }
+  /// The memoised windows of `key` (asking the store on a miss), or nullptr.
+  const std::vector<HbmRateProbe>* find(const std::string& key);
+  /// Adds an entry (and gives it to the store); an existing key keeps its windows.
   void put(const std::string& key, const std::vector<HbmRateProbe>& probes);
+  /// One entry as JSON ({key, probes}), and back (throws Error for malformed JSON).
+  static nlohmann::json entry_json(const std::string& key, const std::vector<HbmRateProbe>& probes);
+  static std::vector<HbmRateProbe> entry_probes(const nlohmann::json& entry);
   /// Entries as JSON ({"entries": [{key, probes}]}), all or those added after the first `from`.
   nlohmann::json to_json(size_t from = 0) const;
   /// Adds the entries of `j` (from to_json). Throws Error for malformed JSON.
@@ -51,7 +69,10 @@ class HbmCalibrationMemo {
   size_t size() const { return order_.size(); }
 
  private:
+  bool add(const std::string& key, const std::vector<HbmRateProbe>& probes);
+
   bool enabled_ = false;
+  HbmCalibrationStore* store_ = nullptr;
   std::map<std::string, std::vector<HbmRateProbe>> entries_;
   std::vector<std::string> order_;  ///< keys in insertion order
 };

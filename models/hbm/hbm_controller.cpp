@@ -259,7 +259,7 @@ void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, boo
   // stream that is big and long enough to reuse rates.
   std::set<ShapeKey> known;
   for (const auto& r : rates_) known.insert(r.first);
-  const HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
+  HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
   const uint64_t edge = uint64_t(units()) * kFfEdgePerUnit;
   std::vector<HbmCalibrationJob> jobs;
   for (const auto& [stream, is_write] : streams) {
