@@ -209,7 +209,8 @@ void HbmController::calibrate(const HbmStream& s, bool is_write) {
   std::string memo_key;
   if (memo.enabled()) {
     memo_key = HbmCalibrationMemo::key(cfg_, is_write, s.addr, std::get<1>(key), std::get<2>(key));
-    if (const std::vector<Probe>* known = memo.find(memo_key)) {
+    const std::vector<Probe>* known = memo.find(memo_key);
+    if (known && known->size() == units()) {  // another size: a damaged store entry, computed again
       rates_[key] = *known;
       ++calibrations_;
       return;
@@ -268,9 +269,10 @@ void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, boo
     const ShapeKey key = shape_key(s, is_write);
     if (known.count(key) || column_count(s) < 3 * edge) continue;
     known.insert(key);
-    if (memo.enabled() &&
-        memo.find(HbmCalibrationMemo::key(cfg_, is_write, s.addr, std::get<1>(key), std::get<2>(key))))
-      continue;
+    if (memo.enabled()) {
+      const auto* k = memo.find(HbmCalibrationMemo::key(cfg_, is_write, s.addr, std::get<1>(key), std::get<2>(key)));
+      if (k && k->size() == units()) continue;
+    }
     const HbmStream c = calibration_stream(s, is_write);
     jobs.push_back(HbmCalibrationJob{is_write, c.addr, c.row_bytes, c.rows, c.stride});
   }
