@@ -203,14 +203,20 @@ HbmController::ShapeKey HbmController::shape_key(const HbmStream& s, bool is_wri
   return ShapeKey{is_write, s.row_bytes, s.stride};
 }
 
+const std::vector<HbmController::Probe>* HbmController::memo_windows(const std::string& memo_key) const {
+  // A calibration has a window per unit, or none (a shape that stays exact); any other count
+  // is a damaged store entry, computed again rather than read past its end.
+  const std::vector<Probe>* known = HbmCalibrationMemo::instance().find(memo_key);
+  return known && (known->empty() || known->size() == units()) ? known : nullptr;
+}
+
 void HbmController::calibrate(const HbmStream& s, bool is_write) {
   const ShapeKey key = shape_key(s, is_write);
   HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
   std::string memo_key;
   if (memo.enabled()) {
     memo_key = HbmCalibrationMemo::key(cfg_, is_write, s.addr, std::get<1>(key), std::get<2>(key));
-    const std::vector<Probe>* known = memo.find(memo_key);
-    if (known && known->size() == units()) {  // another size: a damaged store entry, computed again
+    if (const std::vector<Probe>* known = memo_windows(memo_key)) {
       rates_[key] = *known;
       ++calibrations_;
       return;
@@ -260,7 +266,7 @@ void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, boo
   // stream that is big and long enough to reuse rates.
   std::set<ShapeKey> known;
   for (const auto& r : rates_) known.insert(r.first);
-  HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
+  const HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
   const uint64_t edge = uint64_t(units()) * kFfEdgePerUnit;
   std::vector<HbmCalibrationJob> jobs;
   for (const auto& [stream, is_write] : streams) {
@@ -269,10 +275,9 @@ void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, boo
     const ShapeKey key = shape_key(s, is_write);
     if (known.count(key) || column_count(s) < 3 * edge) continue;
     known.insert(key);
-    if (memo.enabled()) {
-      const auto* k = memo.find(HbmCalibrationMemo::key(cfg_, is_write, s.addr, std::get<1>(key), std::get<2>(key)));
-      if (k && k->size() == units()) continue;
-    }
+    if (memo.enabled() &&
+        memo_windows(HbmCalibrationMemo::key(cfg_, is_write, s.addr, std::get<1>(key), std::get<2>(key))))
+      continue;
     const HbmStream c = calibration_stream(s, is_write);
     jobs.push_back(HbmCalibrationJob{is_write, c.addr, c.row_bytes, c.rows, c.stride});
   }

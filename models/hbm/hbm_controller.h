@@ -192,6 +192,9 @@ class HbmController {
   /// With HbmCalibrationMemo enabled, a calibration already made for the same configuration and
   /// stream is taken from it (the same windows: a calibration depends on nothing else).
   void calibrate(const HbmStream& s, bool is_write);
+  /// The memo's windows under `memo_key` if there is a usable entry (one window per unit, or
+  /// none), else nullptr.
+  const std::vector<Probe>* memo_windows(const std::string& memo_key) const;
 
   /// Column accesses of stream `s` (each row rounded out to whole column accesses).
   uint64_t column_count(const HbmStream& s) const;
