@@ -17,6 +17,24 @@ namespace fs = std::filesystem;
 namespace {
 /// Build directories of other executables untouched this long are removed when a new one is made.
 constexpr auto kStaleBuildAge = std::chrono::hours(24 * 14);
+/// Larger than any entry (a calibration has one probe per HBM unit, ~300 bytes each, and at most
+/// a few hundred units), so a bigger file is not one.
+constexpr uintmax_t kMaxEntryBytes = 4u << 20;
+/// Removes the sibling directories of `dir` (other builds' caches) untouched for kStaleBuildAge.
+/// Best effort: an entry that cannot be read or removed is left.
+void remove_stale_builds(const fs::path& dir) {
+  std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
+  fs::directory_iterator it(dir.parent_path(), ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    std::error_code entry_ec;
+    if (it->path() == dir || !it->is_directory(entry_ec) || entry_ec) continue;
+    const auto written = it->last_write_time(entry_ec);
+    if (entry_ec || written > now || now - written <= kStaleBuildAge) continue;
+    fs::remove_all(it->path(), entry_ec);
+  }
+}
+
 }  // namespace
 
 std::string CalibrationCache::default_dir() {
@@ -45,7 +63,14 @@ std::string CalibrationCache::path(const std::string& key) const {
 }
 
 bool CalibrationCache::load(const std::string& key, std::vector<HbmRateProbe>& probes) {
-  std::ifstream in(path(key), std::ios::binary);
+  // Only a regular file of a calibration's size is read: a FIFO or device put in its place
+  // would block or never end.
+  std::error_code ec;
+  const fs::path file = path(key);
+  if (!fs::is_regular_file(file, ec)) return false;
+  const uintmax_t size = fs::file_size(file, ec);
+  if (ec || size > kMaxEntryBytes) return false;
+  std::ifstream in(file, std::ios::binary);
   if (!in) return false;
   try {
     const nlohmann::json j = nlohmann::json::parse(in);
@@ -64,15 +89,12 @@ void CalibrationCache::save(const std::string& key, const std::vector<HbmRatePro
     const fs::path dir(dir_);
     if (!fs::exists(dir, ec) && fs::create_directories(dir, ec)) {
       // A new build: drop the directories of builds nobody has run for a while.
-      const auto now = fs::file_time_type::clock::now();
-      for (const auto& e : fs::directory_iterator(dir.parent_path(), ec))
-        if (e.path() != dir && e.is_directory(ec) && now - e.last_write_time(ec) > kStaleBuildAge)
-          fs::remove_all(e.path(), ec);
+      remove_stale_builds(dir);
     }
   }
   try {
     write_atomic(path(key), HbmCalibrationMemo::entry_json(key, probes).dump());
-  } catch (const Error&) {  // read-only or full: the run goes on without keeping it
+  } catch (const std::exception&) {  // read-only or full: the run goes on without keeping it
   }
 }
 

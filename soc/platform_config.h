@@ -80,6 +80,12 @@ struct SimConfig {
   /// wall time. 0: none.
   uint64_t helper_threads = 1;
   void declare(ParamSet& ps, const std::string& p);
+  /// The keys of this section that change the wall time only, never a report's simulated
+  /// figures or status (a sweep's run key leaves them out, sweep/plan.h run_key).
+  static const std::vector<std::string>& wall_time_only_keys() {
+    static const std::vector<std::string> keys{"sim.helper_threads"};
+    return keys;
+  }
 };
 
 /// `<unit>.impl` for every unit of the unit table (soc/unit_table.h): which implementation of the

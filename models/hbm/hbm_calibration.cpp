@@ -12,14 +12,39 @@ nlohmann::json counters_json(const HbmCounters& c) {
           c.refreshes, c.row_hits, c.reads_done, c.total_read_latency, c.last_done};
 }
 
-HbmCounters counters_of(const nlohmann::json& j) {
-  if (!j.is_array() || j.size() != 11) throw Error("hbm calibration: bad counters");
-  HbmCounters c;
+/// A count of the memo: a JSON unsigned integer, nothing else (a negative or fractional
+/// number would otherwise be converted silently into another count).
+uint64_t count_of(const nlohmann::json& j) {
+  if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<int64_t>() >= 0))
+    throw Error("hbm calibration: a count is not an unsigned integer");
+  return j.get<uint64_t>();
+}
+
+uint64_t* counter_fields(HbmCounters& c, size_t i) {
   uint64_t* f[] = {&c.reads,      &c.writes,    &c.read_cmds, &c.write_cmds, &c.activates,
                    &c.precharges, &c.refreshes, &c.row_hits,  &c.reads_done, &c.total_read_latency,
                    &c.last_done};
-  for (size_t i = 0; i < 11; ++i) *f[i] = j[i].get<uint64_t>();
+  return f[i];
+}
+
+constexpr size_t kCounterFields = 11;
+
+HbmCounters counters_of(const nlohmann::json& j) {
+  if (!j.is_array() || j.size() != kCounterFields) throw Error("hbm calibration: bad counters");
+  HbmCounters c;
+  for (size_t i = 0; i < kCounterFields; ++i) *counter_fields(c, i) = count_of(j[i]);
   return c;
+}
+
+/// Counters are cumulative (and last_done is a clock), so none goes down across a window.
+bool counters_ordered(HbmCounters start, HbmCounters end) {
+  for (size_t i = 0; i < kCounterFields; ++i)
+    if (*counter_fields(end, i) < *counter_fields(start, i)) return false;
+  return true;
+}
+
+bool same_windows(const std::vector<HbmRateProbe>& a, const std::vector<HbmRateProbe>& b) {
+  return HbmCalibrationMemo::entry_json("", a) == HbmCalibrationMemo::entry_json("", b);
 }
 
 }  // namespace
@@ -54,13 +79,22 @@ bool HbmCalibrationMemo::add(const std::string& key, const std::vector<HbmRatePr
 }
 
 void HbmCalibrationMemo::put(const std::string& key, const std::vector<HbmRateProbe>& probes) {
-  if (add(key, probes) && store_) store_->save(key, probes);
+  if (add(key, probes)) {
+    if (store_) store_->save(key, probes);
+    return;
+  }
+  // The key is known with other windows: only a damaged store entry the controller refused
+  // (a calibration is a pure function of its key), so the computed windows replace it there too.
+  std::vector<HbmRateProbe>& known = entries_.at(key);
+  if (same_windows(known, probes)) return;
+  known = probes;
+  if (store_) store_->save(key, probes);
 }
 
 nlohmann::json HbmCalibrationMemo::entry_json(const std::string& key, const std::vector<HbmRateProbe>& probes) {
   nlohmann::json j = nlohmann::json::array();
   for (const HbmRateProbe& p : probes)
-    j.push_back({int(p.state), p.start_ref, p.cycle, p.end_cycle, p.accesses, counters_json(p.ctr),
+    j.push_back({uint64_t(p.state), p.start_ref, p.cycle, p.end_cycle, p.accesses, counters_json(p.ctr),
                  counters_json(p.end_ctr)});
   return {{"key", key}, {"probes", j}};
 }
@@ -68,17 +102,22 @@ nlohmann::json HbmCalibrationMemo::entry_json(const std::string& key, const std:
 std::vector<HbmRateProbe> HbmCalibrationMemo::entry_probes(const nlohmann::json& entry) {
   try {
     std::vector<HbmRateProbe> probes;
-    for (const auto& p : entry.at("probes")) {
+    const nlohmann::json& list = entry.at("probes");
+    if (!list.is_array()) throw Error("hbm calibration: probes are not a list");
+    for (const auto& p : list) {
+      if (!p.is_array() || p.size() != 7) throw Error("hbm calibration: a probe is not a list of 7");
       HbmRateProbe r;
-      const int state = p.at(0).get<int>();
-      if (state < HbmRateProbe::kIdle || state > HbmRateProbe::kClosed) throw Error("hbm calibration: bad state");
+      const uint64_t state = count_of(p[0]);
+      if (state > HbmRateProbe::kClosed) throw Error("hbm calibration: bad state");
       r.state = HbmRateProbe::State(state);
-      r.start_ref = p.at(1).get<uint64_t>();
-      r.cycle = p.at(2).get<uint64_t>();
-      r.end_cycle = p.at(3).get<uint64_t>();
-      r.accesses = p.at(4).get<uint64_t>();
-      r.ctr = counters_of(p.at(5));
-      r.end_ctr = counters_of(p.at(6));
+      r.start_ref = count_of(p[1]);
+      r.cycle = count_of(p[2]);
+      r.end_cycle = count_of(p[3]);
+      r.accesses = count_of(p[4]);
+      r.ctr = counters_of(p[5]);
+      r.end_ctr = counters_of(p[6]);
+      if (r.end_cycle < r.cycle || !counters_ordered(r.ctr, r.end_ctr))
+        throw Error("hbm calibration: a window ends before it starts");
       probes.push_back(r);
     }
     return probes;

@@ -57,9 +57,12 @@ class HbmCalibrationMemo {
   void set_store(HbmCalibrationStore* store) { store_ = store; }
   /// The memoised windows of `key` (asking the store on a miss), or nullptr.
   const std::vector<HbmRateProbe>* find(const std::string& key);
-  /// Adds an entry (and gives it to the store); an existing key keeps its windows.
+  /// Adds an entry and gives it to the store. An existing key with other windows (a damaged
+  /// store entry its controller refused) takes the new ones, in the store too.
   void put(const std::string& key, const std::vector<HbmRateProbe>& probes);
-  /// One entry as JSON ({key, probes}), and back (throws Error for malformed JSON).
+  /// One entry as JSON ({key, probes}), and back. entry_probes throws Error for malformed JSON
+  /// and for values no calibration makes (a count that is not an unsigned integer, a probe not
+  /// of 7 fields, a window whose end cycle or counters are below its start's).
   static nlohmann::json entry_json(const std::string& key, const std::vector<HbmRateProbe>& probes);
   static std::vector<HbmRateProbe> entry_probes(const nlohmann::json& entry);
   /// Entries as JSON ({"entries": [{key, probes}]}), all or those added after the first `from`.

@@ -7,7 +7,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -67,7 +72,41 @@ TEST(CalibrationCache, RunsReportTheSameWithTheCacheAsWithout) {
   for (const auto& f : cache_files(cache))  // computed again and rewritten whole
     EXPECT_TRUE(nlohmann::json::parse(photon_test::slurp(f.string())).contains("probes")) << f;
 
+  // Damage that still parses: values no calibration makes are misses, and a file with another
+  // number of windows than the HBM's units is refused by the controller; all are computed again,
+  // reported as without the cache, and rewritten with the computed windows.
+  const std::vector<std::pair<const char*, void (*)(nlohmann::json&)>> damages = {
+      {"negative end cycle", [](nlohmann::json& e) { e["probes"][0][3] = -5; }},
+      {"window ends before it starts", [](nlohmann::json& e) { e["probes"][0][2] = uint64_t(1) << 60; }},
+      {"fractional count", [](nlohmann::json& e) { e["probes"][0][4] = 1.5; }},
+      {"counters go down", [](nlohmann::json& e) { e["probes"][0][5][0] = uint64_t(1) << 60; }},
+      {"probes as an object", [](nlohmann::json& e) { e["probes"] = {{"a", 1}}; }},
+      {"one window missing", [](nlohmann::json& e) { e["probes"].erase(e["probes"].size() - 1); }},
+  };
+  const auto good = cache_files(cache);
+  std::map<fs::path, std::string> computed;
+  for (const auto& f : good) computed[f] = photon_test::slurp(f.string());
+  for (const auto& [what, damage] : damages) {
+    for (const auto& f : good) {
+      nlohmann::json e = nlohmann::json::parse(computed[f]);
+      if (e["probes"].empty()) continue;
+      damage(e);
+      std::ofstream(f, std::ios::trunc) << e.dump();
+    }
+    EXPECT_EQ(report_with_cache(cache), without) << what;
+    for (const auto& f : good) EXPECT_EQ(photon_test::slurp(f.string()), computed[f]) << what << ": " << f;
+  }
+
   EXPECT_EQ(report_with_cache("/dev/null/photon-cache"), without);  // cannot be written
+}
+
+TEST(CalibrationCache, AFifoInPlaceOfAFileIsAMiss) {
+  photon::CalibrationCache cache(temp_path("calibrations_fifo"));
+  cache.save("a", std::vector<photon::HbmRateProbe>(2));  // creates the directory
+  fs::remove(cache.path("a"));
+  ASSERT_EQ(::mkfifo(cache.path("a").c_str(), 0600), 0);
+  std::vector<photon::HbmRateProbe> back;
+  EXPECT_FALSE(cache.load("a", back));  // no writer: reading it would block forever
 }
 
 TEST(CalibrationCache, AFileOfAnotherKeyIsAMiss) {
