@@ -84,8 +84,9 @@ SweepPlan make_plan(const SweepSpec& spec, const std::vector<MetricSpec>& metric
 /// "point 17 (optical_gemm.rows=64, optical_gemm.cols=32)": how errors and logs name a point.
 std::string describe_point(uint64_t point, const Assignment& a);
 
-/// The result key of a run: SHA-256 over the resolved configuration's JSON, the workload's
-/// content hash, its shapes and the photon version.
+/// The result key of a run: SHA-256 over the resolved configuration's JSON (without the keys
+/// that change the wall time only, SimConfig::wall_time_only_keys), the workload's content hash,
+/// its shapes and the photon version.
 std::string run_key(const nlohmann::json& resolved_config, const PlannedWorkload& w);
 
 }  // namespace photon::sweep

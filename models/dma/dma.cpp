@@ -104,27 +104,12 @@ void DmaUnit::copy_data(const Stream& src, const Stream& dst) {
 QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   const auto* d = std::get_if<pcs::DmaCopy>(&c.body);
   if (!d) throw UnitFault(UnitErrorCode::DECODE, "not a DMA command");
-  if (d->channel >= channel_free_.size())
-    throw UnitFault(UnitErrorCode::DECODE,
-                    "channel " + std::to_string(d->channel) +
-                        " out of range (dma.channels = " + std::to_string(channel_free_.size()) + ")");
-  if (d->inner_bytes == 0 || d->n1 == 0 || d->n2 == 0)
-    throw UnitFault(UnitErrorCode::DECODE, "zero-sized copy (inner_bytes, n1 and n2 must be > 0)");
-  const unsigned __int128 total128 = (unsigned __int128)d->inner_bytes * d->n1 * d->n2;
-  if (total128 > kMaxCopyBytes)
-    throw UnitFault(UnitErrorCode::DECODE,
-                    "copy of inner_bytes x n1 x n2 = " + std::to_string(d->inner_bytes) + " x " +
-                        std::to_string(d->n1) + " x " + std::to_string(d->n2) +
-                        " bytes exceeds the 1 TiB limit of one descriptor");
-  auto extent = [&](uint64_t base, uint64_t s1, uint64_t s2, const char* what) {
-    const std::optional<uint64_t> e = side_extent(*d, base, s1, s2);
-    if (!e) throw UnitFault(UnitErrorCode::ADDRESS, std::string(what) + " extent overflows 64-bit addresses");
-    return *e;
-  };
-  probe(d->src, extent(d->src, d->src_stride1, d->src_stride2, "source"), "source");
-  probe(d->dst, extent(d->dst, d->dst_stride1, d->dst_stride2, "destination"), "destination");
+  check(*d);
+  const auto extent = [&](uint64_t base, uint64_t s1, uint64_t s2) { return *side_extent(*d, base, s1, s2); };
+  probe(d->src, extent(d->src, d->src_stride1, d->src_stride2), "source");
+  probe(d->dst, extent(d->dst, d->dst_stride1, d->dst_stride2), "destination");
 
-  const uint64_t total = uint64_t(total128);
+  const uint64_t total = d->inner_bytes * d->n1 * d->n2;  // below kMaxCopyBytes (check)
   const Plan pl = plan(*d);
   const uint64_t per_row = pl.per_row, bursts = pl.bursts, exact = pl.exact;
 
@@ -175,6 +160,25 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   return Timing{std::max(now, last_issue), done};
 }
 
+void DmaUnit::check(const pcs::DmaCopy& d) const {
+  if (d.channel >= channel_free_.size())
+    throw UnitFault(UnitErrorCode::DECODE,
+                    "channel " + std::to_string(d.channel) +
+                        " out of range (dma.channels = " + std::to_string(channel_free_.size()) + ")");
+  if (d.inner_bytes == 0 || d.n1 == 0 || d.n2 == 0)
+    throw UnitFault(UnitErrorCode::DECODE, "zero-sized copy (inner_bytes, n1 and n2 must be > 0)");
+  const unsigned __int128 total128 = (unsigned __int128)d.inner_bytes * d.n1 * d.n2;
+  if (total128 > kMaxCopyBytes)
+    throw UnitFault(UnitErrorCode::DECODE,
+                    "copy of inner_bytes x n1 x n2 = " + std::to_string(d.inner_bytes) + " x " +
+                        std::to_string(d.n1) + " x " + std::to_string(d.n2) +
+                        " bytes exceeds the 1 TiB limit of one descriptor");
+  if (!side_extent(d, d.src, d.src_stride1, d.src_stride2))
+    throw UnitFault(UnitErrorCode::ADDRESS, "source extent overflows 64-bit addresses");
+  if (!side_extent(d, d.dst, d.dst_stride1, d.dst_stride2))
+    throw UnitFault(UnitErrorCode::ADDRESS, "destination extent overflows 64-bit addresses");
+}
+
 std::optional<uint64_t> DmaUnit::side_extent(const pcs::DmaCopy& d, uint64_t base, uint64_t s1, uint64_t s2) {
   const unsigned __int128 e = (unsigned __int128)base + (unsigned __int128)(d.n2 - 1) * s2 +
                               (unsigned __int128)(d.n1 - 1) * s1 + d.inner_bytes;
@@ -197,11 +201,12 @@ DmaUnit::Plan DmaUnit::plan(const pcs::DmaCopy& d) const {
 
 void DmaUnit::bulk_streams(const pcs::Command& c, std::vector<BulkStream>& out) const {
   const auto* d = std::get_if<pcs::DmaCopy>(&c.body);
-  if (!d || d->inner_bytes == 0 || d->n1 == 0 || d->n2 == 0) return;
-  // Descriptors that execute() refuses issue nothing.
-  if ((unsigned __int128)d->inner_bytes * d->n1 * d->n2 > kMaxCopyBytes) return;
-  if (!side_extent(*d, d->src, d->src_stride1, d->src_stride2) || !side_extent(*d, d->dst, d->dst_stride1, d->dst_stride2))
-    return;
+  if (!d) return;
+  try {
+    check(*d);
+  } catch (const UnitFault&) {
+    return;  // execute() refuses it: it issues nothing
+  }
   const Plan p = plan(*d);
   if (!p.bulk) return;
   for (const auto& [src, dst] : split_rest(*d, p.exact)) {

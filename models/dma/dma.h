@@ -73,6 +73,10 @@ class DmaUnit : public QueueUnit {
     bool bulk = false;
   };
   Plan plan(const pcs::DmaCopy& d) const;
+  /// Refuses a descriptor no copy can run (UnitFault DECODE: channel out of range, a zero size,
+  /// more than kMaxCopyBytes; ADDRESS: an extent past 64-bit addresses). execute() and
+  /// bulk_streams() ask the same question.
+  void check(const pcs::DmaCopy& d) const;
   /// One past the last byte that one side of `d` touches from `base` with row stride `s1` and
   /// plane stride `s2`, bytes; nullopt if it overflows 64-bit addresses.
   static std::optional<uint64_t> side_extent(const pcs::DmaCopy& d, uint64_t base, uint64_t s1, uint64_t s2);

@@ -109,6 +109,18 @@ TEST(SweepPlan, RepeatedPointsRunOnce) {
   EXPECT_EQ(p.duplicates, 1u);
 }
 
+TEST(SweepPlan, KeysLeaveOutWhatChangesTheWallTimeOnly) {
+  // sim.helper_threads never changes a report's figures: its points are one run.
+  const SweepPlan p = plan("points:\n  - {sim.helper_threads: 0}\n  - {sim.helper_threads: 3}\n");
+  EXPECT_EQ(p.runs.size(), 1u);
+  EXPECT_EQ(p.duplicates, 1u);
+  const RunConfig base = load_run_config(std::string(PHOTON_SOURCE_DIR) + "/configs/default.yaml", {});
+  EXPECT_EQ(p.runs[0].key, run_key(config_json(base), p.workloads[0]));
+  // A key that does change them still tells runs apart.
+  EXPECT_EQ(plan("points:\n  - {sim.helper_threads: 0, hbm.tRCD: 12}\n  - {sim.helper_threads: 3}\n").runs.size(),
+            2u);
+}
+
 TEST(SweepPlan, IdentityIgnoresTheValuesButNotTheBase) {
   const SweepPlan a = plan("grid:\n  hbm.tRCD: [12, 14]\n");
   const SweepPlan extended = plan("grid:\n  hbm.tRCD: [12, 14, 16, 18]\n");
