@@ -1,10 +1,12 @@
 #include "soc/calibration_cache.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <utility>
 
 #include "base/build_id.h"
 #include "base/error.h"
@@ -32,6 +34,27 @@ void remove_stale_builds(const fs::path& dir) {
     const auto written = it->last_write_time(entry_ec);
     if (entry_ec || written > now || now - written <= kStaleBuildAge) continue;
     fs::remove_all(it->path(), entry_ec);
+  }
+}
+
+/// When `dir` holds more than `max` files, removes the least recently written down to 3/4 of
+/// `max` (so that the next processes find room). Best effort, as remove_stale_builds.
+void remove_oldest_entries(const fs::path& dir, size_t max) {
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  fs::directory_iterator it(dir, ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    std::error_code entry_ec;
+    if (!it->is_regular_file(entry_ec) || entry_ec) continue;
+    const auto written = it->last_write_time(entry_ec);
+    if (!entry_ec) files.emplace_back(written, it->path());
+  }
+  if (files.size() <= max) return;
+  const size_t keep = max - max / 4;
+  std::nth_element(files.begin(), files.begin() + (files.size() - keep), files.end());
+  for (size_t i = 0; i < files.size() - keep; ++i) {
+    std::error_code entry_ec;
+    fs::remove(files[i].second, entry_ec);
   }
 }
 
@@ -82,16 +105,20 @@ bool CalibrationCache::load(const std::string& key, std::vector<HbmRateProbe>& p
   }
 }
 
-void CalibrationCache::save(const std::string& key, const std::vector<HbmRateProbe>& probes) {
+void CalibrationCache::prepare() {
+  prepared_ = true;
   std::error_code ec;
-  if (!prepared_) {
-    prepared_ = true;
-    const fs::path dir(dir_);
-    if (!fs::exists(dir, ec) && fs::create_directories(dir, ec)) {
-      // A new build: drop the directories of builds nobody has run for a while.
-      remove_stale_builds(dir);
-    }
+  const fs::path dir(dir_);
+  if (!fs::exists(dir, ec)) {
+    // A new build: drop the directories of builds nobody has run for a while.
+    if (fs::create_directories(dir, ec)) remove_stale_builds(dir);
+    return;
   }
+  remove_oldest_entries(dir, max_entries_);
+}
+
+void CalibrationCache::save(const std::string& key, const std::vector<HbmRateProbe>& probes) {
+  if (!prepared_) prepare();
   try {
     write_atomic(path(key), HbmCalibrationMemo::entry_json(key, probes).dump());
   } catch (const std::exception&) {  // read-only or full: the run goes on without keeping it

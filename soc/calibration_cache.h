@@ -8,6 +8,11 @@
 //   $HOME/.cache/photon; under it hbm-calibrations/BUILD_ID/HASH.json, one calibration per file
 //   ({key, probes}: HbmCalibrationMemo::entry_json), BUILD_ID the executable's GNU build ID so a
 //   rebuilt photon never reads another build's calibrations.
+//
+// Size: the first calibration a process saves prunes the directory to three quarters of
+// kMaxEntries files, the least recently written first (a calibration file is 5-10 KB, so the
+// cache stays under about 40 MB per build); other builds' directories are removed once unused
+// for 14 days.
 #pragma once
 
 #include <string>
@@ -24,7 +29,10 @@ class CalibrationCache final : public HbmCalibrationStore {
   /// The cache directory of this executable from the environment (see above); empty when the
   /// cache is off or the executable has no build ID.
   static std::string default_dir();
-  explicit CalibrationCache(std::string dir) : dir_(std::move(dir)) {}
+  /// Files kept per build directory by default (see "Size" above).
+  static constexpr size_t kMaxEntries = 4096;
+  explicit CalibrationCache(std::string dir, size_t max_entries = kMaxEntries)
+      : dir_(std::move(dir)), max_entries_(max_entries) {}
 
   bool load(const std::string& key, std::vector<HbmRateProbe>& probes) override;
   void save(const std::string& key, const std::vector<HbmRateProbe>& probes) override;
@@ -32,7 +40,11 @@ class CalibrationCache final : public HbmCalibrationStore {
   std::string path(const std::string& key) const;
 
  private:
+  /// Once per process, before the first save: creates the directory or prunes it.
+  void prepare();
+
   std::string dir_;
+  size_t max_entries_;
   bool prepared_ = false;
 };
 

@@ -4,6 +4,7 @@
 // keeps one file per calibration of the run.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -98,6 +99,25 @@ TEST(CalibrationCache, RunsReportTheSameWithTheCacheAsWithout) {
   }
 
   EXPECT_EQ(report_with_cache("/dev/null/photon-cache"), without);  // cannot be written
+}
+
+TEST(CalibrationCache, APrunedDirectoryKeepsTheMostRecentlyWritten) {
+  const std::string dir = temp_path("calibrations_pruned");
+  const std::vector<photon::HbmRateProbe> probes(2);
+  {
+    photon::CalibrationCache cache(dir, 8);
+    for (int i = 0; i < 10; ++i) cache.save("k" + std::to_string(i), probes);  // prunes once, at the first
+    const auto now = fs::file_time_type::clock::now();
+    for (int i = 0; i < 10; ++i)  // k0 written longest ago, k9 last
+      fs::last_write_time(cache.path("k" + std::to_string(i)), now - std::chrono::hours(10 - i));
+  }
+  EXPECT_EQ(cache_files(dir).size(), 10u);
+  photon::CalibrationCache later(dir, 8);
+  later.save("new", probes);  // 10 > 8: down to 6, then its own
+  std::vector<photon::HbmRateProbe> back;
+  EXPECT_EQ(cache_files(dir).size(), 7u);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(later.load("k" + std::to_string(i), back), i >= 4) << i;
+  EXPECT_TRUE(later.load("new", back));
 }
 
 TEST(CalibrationCache, AFifoInPlaceOfAFileIsAMiss) {
