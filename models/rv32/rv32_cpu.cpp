@@ -415,13 +415,15 @@ void Rv32Cpu::run() {
 
 bool Rv32Cpu::transport(tlm_utils::simple_initiator_socket<Rv32Cpu>& s, bool write, uint64_t addr, uint8_t* p,
                         unsigned bytes, const char* what) {
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = bus_gp_;
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(p);
   gp.set_data_length(bytes);
   gp.set_streaming_width(bytes);
   gp.set_byte_enable_ptr(nullptr);
+  gp.set_byte_enable_length(0);
+  gp.set_dmi_allowed(false);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const sc_core::sc_time now = sc_core::sc_time_stamp(), t = core_time();
   sc_core::sc_time delay = t > now ? t - now : sc_core::SC_ZERO_TIME;

@@ -148,6 +148,9 @@ class Rv32Cpu : public sc_core::sc_module, public CpuModel, private rv32::Rv32Bu
   uint64_t mmio_ = 0, wakeups_ = 0;
   std::vector<std::string> bus_error_log_;
   std::string last_bus_error_;  ///< the last failed TLM access, for fault messages
+  /// The payload of every bus access of transport(), reused (one thread issues them, one at a
+  /// time; constructing a payload allocates its extension array).
+  tlm::tlm_generic_payload bus_gp_;
 
   // Cost attribution (set_command_ring).
   uint64_t ring_base_ = 0, ring_bytes_ = 0;
