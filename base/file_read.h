@@ -3,7 +3,8 @@
 // programs, ONNX models, tensors, DRAM traces).
 //
 // A path that is not a regular file (a directory, /dev/zero, a FIFO) is refused before any read,
-// so no input can make a reader wait or read without bound; the size is known before the buffer
+// checked on the opened descriptor (opened without blocking), so no input can make a reader wait
+// or read without bound, even when it is replaced between a check and the read; the size is known before the buffer
 // is allocated, and a size the host cannot hold is an Error, not std::bad_alloc.
 #pragma once
 

@@ -31,7 +31,11 @@ void probe_output_file(const std::string& path) {
 
 void write_atomic(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // The name is this process's: whatever is there (left by a process with the same pid, or a
+  // FIFO or symlink put there) is removed, and the file is created new, never opened through a
+  // link or a FIFO.
+  ::unlink(tmp.c_str());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) throw Error(std::strerror(errno)).with_context(path);
   size_t off = 0;
   while (off < text.size()) {

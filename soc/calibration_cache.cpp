@@ -10,6 +10,7 @@
 
 #include "base/build_id.h"
 #include "base/error.h"
+#include "base/file_read.h"
 #include "base/output_file.h"
 
 namespace photon {
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 /// Build directories of other executables untouched this long are removed when a new one is made.
 constexpr auto kStaleBuildAge = std::chrono::hours(24 * 14);
-/// Larger than any entry (a calibration has one probe per HBM unit, ~300 bytes each, and at most
+/// Larger than any entry (a calibration has one probe per HBM unit, ~150 bytes each, and at most
 /// a few hundred units), so a bigger file is not one.
 constexpr uintmax_t kMaxEntryBytes = 4u << 20;
 /// Removes the sibling directories of `dir` (other builds' caches) untouched for kStaleBuildAge.
@@ -77,6 +78,13 @@ std::string CalibrationCache::default_dir() {
   return (root / "hbm-calibrations" / id).string();
 }
 
+std::string CalibrationCache::check_of(const nlohmann::json& probes) {
+  // Within one build (the directory's), so std::hash serves.
+  std::ostringstream h;
+  h << std::hex << std::hash<std::string>{}(probes.dump());
+  return h.str();
+}
+
 std::string CalibrationCache::path(const std::string& key) const {
   // std::hash is fixed within one executable, and so is the directory; a collision only
   // makes the file another key's, which load() takes for a miss.
@@ -86,21 +94,15 @@ std::string CalibrationCache::path(const std::string& key) const {
 }
 
 bool CalibrationCache::load(const std::string& key, std::vector<HbmRateProbe>& probes) {
-  // Only a regular file of a calibration's size is read: a FIFO or device put in its place
-  // would block or never end.
-  std::error_code ec;
-  const fs::path file = path(key);
-  if (!fs::is_regular_file(file, ec)) return false;
-  const uintmax_t size = fs::file_size(file, ec);
-  if (ec || size > kMaxEntryBytes) return false;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
   try {
-    const nlohmann::json j = nlohmann::json::parse(in);
-    if (j.at("key").get<std::string>() != key) return false;
+    // read_file refuses a FIFO, a device or a directory in the file's place without opening it
+    // for a blocking read, and a file larger than any entry.
+    const nlohmann::json j = nlohmann::json::parse(read_file(path(key), "an HBM calibration file", kMaxEntryBytes));
+    if (j.at("key").get<std::string>() != key) return false;  // another key with the same file name
+    if (j.at("check").get<std::string>() != check_of(j.at("probes"))) return false;  // edited or damaged
     probes = HbmCalibrationMemo::entry_probes(j);
     return true;
-  } catch (const std::exception&) {  // damaged or truncated by hand: computed again
+  } catch (const std::exception&) {  // missing, unreadable, damaged or truncated: computed again
     return false;
   }
 }
@@ -120,7 +122,9 @@ void CalibrationCache::prepare() {
 void CalibrationCache::save(const std::string& key, const std::vector<HbmRateProbe>& probes) {
   if (!prepared_) prepare();
   try {
-    write_atomic(path(key), HbmCalibrationMemo::entry_json(key, probes).dump());
+    nlohmann::json j = HbmCalibrationMemo::entry_json(key, probes);
+    j["check"] = check_of(j.at("probes"));
+    write_atomic(path(key), j.dump());
   } catch (const std::exception&) {  // read-only or full: the run goes on without keeping it
   }
 }

@@ -6,13 +6,15 @@
 //
 //   $PHOTON_CACHE_DIR (set and empty: no cache), else $XDG_CACHE_HOME/photon, else
 //   $HOME/.cache/photon; under it hbm-calibrations/BUILD_ID/HASH.json, one calibration per file
-//   ({key, probes}: HbmCalibrationMemo::entry_json), BUILD_ID the executable's GNU build ID so a
-//   rebuilt photon never reads another build's calibrations.
+//   ({key, probes}: HbmCalibrationMemo::entry_json, and `check`, a hash of the probes' JSON, so
+//   an edited or damaged file is a miss), BUILD_ID the executable's GNU build ID so a rebuilt
+//   photon never reads another build's calibrations.
 //
-// Size: the first calibration a process saves prunes the directory to three quarters of
-// kMaxEntries files, the least recently written first (a calibration file is 5-10 KB, so the
-// cache stays under about 40 MB per build); other builds' directories are removed once unused
-// for 14 days.
+// Size: the first calibration a process saves, if the directory then holds more than
+// kMaxEntries files, prunes it to three quarters of that, the least recently written first (the
+// directory is the cache's own: any file in it counts). A calibration file is 1.5-5 KB, so a
+// build's directory stays near 20 MB; other builds' directories are removed once unused for 14
+// days.
 #pragma once
 
 #include <string>
@@ -36,6 +38,9 @@ class CalibrationCache final : public HbmCalibrationStore {
 
   bool load(const std::string& key, std::vector<HbmRateProbe>& probes) override;
   void save(const std::string& key, const std::vector<HbmRateProbe>& probes) override;
+  /// The `check` of a file's probes (JSON array): a hash of their JSON text, so any edit of a
+  /// window, even to values a calibration could make, makes the file a miss.
+  static std::string check_of(const nlohmann::json& probes);
   /// The file that holds `key`.
   std::string path(const std::string& key) const;
 

@@ -12,12 +12,19 @@ nlohmann::json counters_json(const HbmCounters& c) {
           c.refreshes, c.row_hits, c.reads_done, c.total_read_latency, c.last_done};
 }
 
-/// A count of the memo: a JSON unsigned integer, nothing else (a negative or fractional
-/// number would otherwise be converted silently into another count).
+/// Above any cycle or count of a calibration, which simulates a few MiB on a fresh controller
+/// (hbm3: about 16 MiB, 10^5 to 10^6 cycles); larger values (which would make the fast-forward
+/// run for ~forever) are refused.
+constexpr uint64_t kMaxCount = uint64_t(1) << 40;
+
+/// A count of the memo: a JSON unsigned integer below kMaxCount, nothing else (a negative or
+/// fractional number would otherwise be converted silently into another count).
 uint64_t count_of(const nlohmann::json& j) {
   if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<int64_t>() >= 0))
     throw Error("hbm calibration: a count is not an unsigned integer");
-  return j.get<uint64_t>();
+  const uint64_t v = j.get<uint64_t>();
+  if (v >= kMaxCount) throw Error("hbm calibration: a count of 2^40 or more");
+  return v;
 }
 
 uint64_t* counter_fields(HbmCounters& c, size_t i) {

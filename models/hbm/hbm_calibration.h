@@ -61,8 +61,8 @@ class HbmCalibrationMemo {
   /// store entry its controller refused) takes the new ones, in the store too.
   void put(const std::string& key, const std::vector<HbmRateProbe>& probes);
   /// One entry as JSON ({key, probes}), and back. entry_probes throws Error for malformed JSON
-  /// and for values no calibration makes (a count that is not an unsigned integer, a probe not
-  /// of 7 fields, a window whose end cycle or counters are below its start's).
+  /// and for values no calibration makes (a count that is not an unsigned integer below 2^40, a
+  /// probe not of 7 fields, a window whose end cycle or counters are below its start's).
   static nlohmann::json entry_json(const std::string& key, const std::vector<HbmRateProbe>& probes);
   static std::vector<HbmRateProbe> entry_probes(const nlohmann::json& entry);
   /// Entries as JSON ({"entries": [{key, probes}]}), all or those added after the first `from`.

@@ -60,12 +60,23 @@ TEST(CalibrationCache, RunsReportTheSameWithTheCacheAsWithout) {
   EXPECT_EQ(report_with_cache(cache), without);  // takes them
   EXPECT_EQ(cache_files(cache).size(), files.size());
 
-  // The second run really took them: windows altered in the files change what it simulates.
-  for (const auto& f : files) {
-    nlohmann::json e = nlohmann::json::parse(photon_test::slurp(f.string()));
-    for (auto& p : e.at("probes")) p.at(3) = p.at(3).get<uint64_t>() * 2;  // end_cycle: half the rate
-    std::ofstream(f, std::ios::trunc) << e.dump();
-  }
+  std::map<fs::path, std::string> computed;
+  for (const auto& f : files) computed[f] = photon_test::slurp(f.string());
+
+  // Windows altered in the files without their check are misses, computed and written again;
+  // with the check made to match, they change what the run simulates: they are really read.
+  auto halve_rates = [&](bool with_check) {
+    for (const auto& f : files) {
+      nlohmann::json e = nlohmann::json::parse(computed[f]);
+      for (auto& p : e.at("probes")) p.at(3) = p.at(3).get<uint64_t>() * 2;  // end_cycle: half the rate
+      if (with_check) e["check"] = photon::CalibrationCache::check_of(e.at("probes"));
+      std::ofstream(f, std::ios::trunc) << e.dump();
+    }
+  };
+  halve_rates(false);
+  EXPECT_EQ(report_with_cache(cache), without);
+  for (const auto& f : files) EXPECT_EQ(photon_test::slurp(f.string()), computed[f]) << f;
+  halve_rates(true);
   EXPECT_NE(report_with_cache(cache).at("hbm"), without.at("hbm"));
 
   for (const auto& f : files) std::ofstream(f, std::ios::trunc) << "{\"key\": ";  // damaged
@@ -73,25 +84,27 @@ TEST(CalibrationCache, RunsReportTheSameWithTheCacheAsWithout) {
   for (const auto& f : cache_files(cache))  // computed again and rewritten whole
     EXPECT_TRUE(nlohmann::json::parse(photon_test::slurp(f.string())).contains("probes")) << f;
 
-  // Damage that still parses: values no calibration makes are misses, and a file with another
+  // Damage that still parses, with a matching check: values no calibration makes are misses, and a file with another
   // number of windows than the HBM's units is refused by the controller; all are computed again,
   // reported as without the cache, and rewritten with the computed windows.
   const std::vector<std::pair<const char*, void (*)(nlohmann::json&)>> damages = {
       {"negative end cycle", [](nlohmann::json& e) { e["probes"][0][3] = -5; }},
-      {"window ends before it starts", [](nlohmann::json& e) { e["probes"][0][2] = uint64_t(1) << 60; }},
+      {"window ends before it starts",
+       [](nlohmann::json& e) { e["probes"][0][2] = e["probes"][0][3].get<uint64_t>() + 1; }},
       {"fractional count", [](nlohmann::json& e) { e["probes"][0][4] = 1.5; }},
-      {"counters go down", [](nlohmann::json& e) { e["probes"][0][5][0] = uint64_t(1) << 60; }},
+      {"counters go down",
+       [](nlohmann::json& e) { e["probes"][0][5][0] = e["probes"][0][6][0].get<uint64_t>() + 1; }},
+      {"a window of 2^40 cycles", [](nlohmann::json& e) { e["probes"][0][3] = (uint64_t(1) << 40) + 1; }},
       {"probes as an object", [](nlohmann::json& e) { e["probes"] = {{"a", 1}}; }},
       {"one window missing", [](nlohmann::json& e) { e["probes"].erase(e["probes"].size() - 1); }},
   };
   const auto good = cache_files(cache);
-  std::map<fs::path, std::string> computed;
-  for (const auto& f : good) computed[f] = photon_test::slurp(f.string());
   for (const auto& [what, damage] : damages) {
     for (const auto& f : good) {
       nlohmann::json e = nlohmann::json::parse(computed[f]);
       if (e["probes"].empty()) continue;
       damage(e);
+      e["check"] = photon::CalibrationCache::check_of(e["probes"]);  // as if written so
       std::ofstream(f, std::ios::trunc) << e.dump();
     }
     EXPECT_EQ(report_with_cache(cache), without) << what;
