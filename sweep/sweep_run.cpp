@@ -23,6 +23,7 @@
 #include "sweep/run_result.h"
 #include "sweep/sweep_spec.h"
 #include "sweep/worker.h"
+#include "workloads/driver/workload.h"
 
 namespace photon::sweep {
 
@@ -121,6 +122,16 @@ int run_sweep(const SweepOptions& o) {
                    (unsigned long long)n);
   });
   if (tty && plan.design_points > 200) std::fprintf(stderr, "\r\033[K");
+  // Each workload read once by its frontend (not lowered: that depends on the point), so a
+  // malformed model or a shape that names no input is refused before any run.
+  for (const auto& w : spec.workloads)
+    with_error_context(spec.file, [&] {
+      with_error_context("workloads: " + w.name, [&] {
+        CompileOptions copts;
+        for (const auto& s : w.shapes) copts.shapes.insert(parse_shape_arg(s));
+        check_workload(w.file, copts);
+      });
+    });
 
   // The directory: another sweep's results are refused unless --force.
   std::error_code ec;

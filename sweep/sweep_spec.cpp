@@ -100,17 +100,20 @@ std::vector<std::string> axis_values(const Reader& r, const YAML::Node& key_node
     if (!r.numeric_kind(p)) r.fail(v, what + ": a range needs a numeric key; list the values instead");
     double from = 0, to = 0, step = 0, factor = 0;
     uint64_t count = 0;
-    bool log = false, has_from = false, has_to = false;
+    bool log = false, has_from = false, has_to = false, has_step = false, has_factor = false;
     for (const auto& [k, val] : r.entries(v, what)) {
       const std::string name = k.Scalar();
       if (name == "from")
         from = r.number(val, what + ".from"), has_from = true;
       else if (name == "to")
         to = r.number(val, what + ".to"), has_to = true;
-      else if (name == "step")
-        step = r.number(val, what + ".step");
-      else if (name == "factor")
-        factor = r.number(val, what + ".factor");
+      else if (name == "step") {
+        step = r.number(val, what + ".step"), has_step = true;
+        if (step <= 0) r.fail(val, what + ".step: must be larger than 0");
+      } else if (name == "factor") {
+        factor = r.number(val, what + ".factor"), has_factor = true;
+        if (factor <= 1) r.fail(val, what + ".factor: must be larger than 1");
+      }
       else if (name == "count")
         count = r.count(val, what + ".count");
       else if (name == "scale") {
@@ -123,7 +126,7 @@ std::vector<std::string> axis_values(const Reader& r, const YAML::Node& key_node
       }
     }
     if (!has_from || !has_to) r.fail(v, what + ": a range needs from and to");
-    const int given = (step != 0) + (factor != 0) + (count != 0);
+    const int given = has_step + has_factor + (count != 0);
     if (given != 1) r.fail(v, what + ": give exactly one of step, count (with scale) or factor");
     if (factor != 0) log = true;
     if (step != 0 && log)
@@ -131,7 +134,9 @@ std::vector<std::string> axis_values(const Reader& r, const YAML::Node& key_node
     const bool integer = r.integer_kind(p);
     std::vector<double> xs;
     with_error_context(r.at(v), [&] {
-      xs = log ? log_range(from, to, factor, count, integer) : linear_range(from, to, step, count, integer);
+      with_error_context(what, [&] {
+        xs = log ? log_range(from, to, factor, count, integer) : linear_range(from, to, step, count, integer);
+      });
     });
     for (double x : xs) out.push_back(format_value(x, integer));
   } else {
@@ -351,7 +356,13 @@ SweepSpec parse_sweep_spec_text(const std::string& text, const std::string& path
         for (const auto& other : s.workloads)
           if (other.name == ws.name)
             r.fail(w, "workloads: two workloads are named '" + ws.name + "'; give each a name:");
-        if (!is_file(ws.file)) r.fail(w, "workloads: no such file: " + ws.file);
+        std::error_code ec;
+        if (!fs::exists(ws.file, ec)) r.fail(w, "workloads: no such file: " + ws.file);
+        try {
+          regular_file_size(ws.file, "a workload file");
+        } catch (const Error& e) {
+          r.fail(w, std::string("workloads: ") + e.what());
+        }
         s.workloads.push_back(std::move(ws));
       }
     } else if (name == "grid") {

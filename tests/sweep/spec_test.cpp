@@ -141,7 +141,21 @@ TEST(SweepSpec, ErrorsNameTheLineAndTheKey) {
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: []\n"),
             f + ":4:22: grid: optical_gemm.rows: empty list of values");
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 64, to: 16, step: 16}\n"),
-            f + ":4:22: empty range (from is larger than to)");
+            f + ":4:22: grid: optical_gemm.rows: empty range (from is larger than to)");
+  EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 16, to: 64, step: 0}\n"),
+            f + ":4:47: grid: optical_gemm.rows.step: must be larger than 0");
+  EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 16, to: 64, factor: 1}\n"),
+            f + ":4:49: grid: optical_gemm.rows.factor: must be larger than 1");
+  EXPECT_EQ(parse_error("grid:\n  dma.clock_ghz: {from: 0, to: 2, count: 3, scale: log}\n"),
+            f + ":4:18: grid: dma.clock_ghz: a log range needs from > 0 and to > 0");
+  try {  // a directory given as a workload
+    photon::sweep::parse_sweep_spec_text(
+        "base: ../../configs/default.yaml\nworkloads: [../../examples]\ngrid: {optical_gemm.rows: [1]}\n", f);
+    ADD_FAILURE() << "no error";
+  } catch (const photon::Error& e) {
+    EXPECT_EQ(std::string(e.what()), f + ":2:13: workloads: " + std::string(PHOTON_SOURCE_DIR) +
+                                         "/examples: is a directory, expected a workload file");
+  }
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: [16, 32]\npoints:\n  - {optical_gemm.rows: 8}\n"),
             f + ":6:6: parameter optical_gemm.rows is given twice (in grid and in points)");
   EXPECT_EQ(parse_error("set: {optical_gemm.rows: 16}\ngrid:\n  optical_gemm.rows: [16, 32]\n"),

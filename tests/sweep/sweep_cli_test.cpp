@@ -257,6 +257,9 @@ TEST(SweepCli, FailuresAreRecordedAndTheSweepGoesOn) {
 
 TEST(SweepCli, BadSpecsAreOneLineAndTouchNothing) {
   const std::string d = fresh_dir("bad");
+  std::string junk(2000, '\0');
+  for (size_t i = 0; i < junk.size(); ++i) junk[i] = char((i * 2654435761u) >> 13);
+  write_text(d + "/garbage.onnx", junk);
   struct Case {
     std::string body, error;
   } cases[] = {
@@ -270,6 +273,11 @@ TEST(SweepCli, BadSpecsAreOneLineAndTouchNothing) {
       {"workloads: [" + kGemm + "]\ngrid: {hbm.tRCD: [12]}\nmetrics: {x: units.optical_gemm.utilisation}\n",
        "metrics: x: report path 'units.optical_gemm.utilisation' does not exist"},
       {"workloads: [" + d + "/missing.onnx]\ngrid: {hbm.tRCD: [12]}\n", "no such file"},
+      // Read by its frontend before any run: a model that does not parse, a shape naming no input.
+      {"workloads: [" + d + "/garbage.onnx]\ngrid: {hbm.tRCD: [12]}\n",
+       "workloads: garbage: " + d + "/garbage.onnx: not an ONNX model"},
+      {"workloads: [{file: " + kLenet + ", shapes: {no_such_input: 1x1x28x28}}]\ngrid: {hbm.tRCD: [12]}\n",
+       "no graph input named 'no_such_input'"},
   };
   for (const auto& c : cases) {
     const std::string spec = write_spec(d, c.body);

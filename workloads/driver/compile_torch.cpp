@@ -12,9 +12,7 @@
 
 namespace photon {
 
-CompiledWorkload compile_torch(const std::string& path, const RunConfig& cfg, const CompileOptions& opts) {
-  if (!opts.shapes.empty())
-    throw Error("--shape does not apply to an op trace: its shapes were fixed when it was traced").with_context(path);
+CompiledWorkload compile_torch(const std::string& path, const RunConfig& cfg) {
   TorchGraph tg = load_op_trace(path);
   const Graph& g = tg.graph;
   lowering::LoweringResult r = with_error_context(path, [&] { return lowering::lower_graph(g, cfg); });

@@ -57,6 +57,11 @@ struct CompileOptions {
 CompiledWorkload compile_workload(const std::string& path, const RunConfig& cfg,
                                   const CompileOptions& opts = {});
 
+/// Reads `path` with its frontend only (the ONNX model and its `opts.shapes`, the op trace, the
+/// HEIR program, the command stream), without lowering it: the input errors compile_workload()
+/// would throw for any configuration. Throws Error with the file as context.
+void check_workload(const std::string& path, const CompileOptions& opts = {});
+
 /// Parses "NAME=1x3x224x224". Throws Error naming the argument.
 std::pair<std::string, std::vector<int64_t>> parse_shape_arg(const std::string& arg);
 
