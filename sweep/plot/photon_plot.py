@@ -109,17 +109,24 @@ def pareto_figure(rows, front_keys, params, x_of, y_of, x_label, y_label, title,
     ax.set_ylabel(y_label)
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="best", fontsize=8)  # where it hides the fewest points
     # The Pareto points, listed beside the plot.
     lines = []
     for i, r in enumerate(front[:18]):
-        vals = ", ".join("%s=%s" % (k.split(".")[-1], short(r[k])) for k in params)
+        vals = ", ".join("%s=%s" % (point_label(k, params), short(r[k])) for k in params)
         lines.append("P%d  %s" % (i + 1, vals))
     if len(front) > 18:
         lines.append("... %d more (photon sweep export)" % (len(front) - 18))
     fig.text(0.92, 0.88, "Pareto points\n" + "\n".join(lines), fontsize=7.5, va="top", family="monospace")
     fig.subplots_adjust(right=0.9)
     save(fig, path)
+
+
+def point_label(key, params):
+    """A swept key as the point lists show it: its last part (rows for optical_gemm.rows), or the
+    whole key where another swept key has the same last part (dma.channels, hbm.channels)."""
+    last = key.split(".")[-1]
+    return last if sum(1 for k in params if k.split(".")[-1] == last) == 1 else key
 
 
 def sensitivity_figure(rows, params, workload, lat, en, path):
@@ -195,7 +202,7 @@ def utilization_figure(rows, front_keys, units, workload, params, path):
     ax.set_title("%s: unit utilisation of the Pareto points" % workload)
     ax.legend(fontsize=8, ncol=4)
     ax.grid(True, axis="y", alpha=0.3)
-    lines = ["P%d  %s" % (i + 1, ", ".join("%s=%s" % (k.split(".")[-1], short(r[k])) for k in params))
+    lines = ["P%d  %s" % (i + 1, ", ".join("%s=%s" % (point_label(k, params), short(r[k])) for k in params))
              for i, r in enumerate(front)]
     fig.text(0.92, 0.88, "\n".join(lines), fontsize=7.5, va="top", family="monospace")
     fig.subplots_adjust(right=0.9)
