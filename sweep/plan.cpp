@@ -92,15 +92,7 @@ std::string describe_point(uint64_t point, const Assignment& a) {
 
 std::string run_key(const nlohmann::json& resolved_config, const PlannedWorkload& w) {
   nlohmann::json keyed = resolved_config;
-  for (const std::string& k : SimConfig::wall_time_only_keys()) {
-    nlohmann::json* node = &keyed;
-    size_t start = 0;
-    for (size_t dot; node && (dot = k.find('.', start)) != std::string::npos; start = dot + 1) {
-      const auto it = node->find(k.substr(start, dot - start));
-      node = it == node->end() ? nullptr : &*it;
-    }
-    if (node) node->erase(k.substr(start));
-  }
+  for (const std::string& k : SimConfig::wall_time_only_keys()) remove_path(keyed, k);
   std::string shapes;
   for (const auto& s : w.spec.shapes) shapes += s + ";";
   return sha256_hex(keyed.dump() + "\n" + w.content_sha + "\n" + shapes + "\n" + kPhotonVersion);
