@@ -107,13 +107,10 @@ std::vector<std::string> axis_values(const Reader& r, const YAML::Node& key_node
         from = r.number(val, what + ".from"), has_from = true;
       else if (name == "to")
         to = r.number(val, what + ".to"), has_to = true;
-      else if (name == "step") {
+      else if (name == "step")  // its value is checked by linear_range
         step = r.number(val, what + ".step"), has_step = true;
-        if (step <= 0) r.fail(val, what + ".step: must be larger than 0");
-      } else if (name == "factor") {
+      else if (name == "factor")  // and by log_range
         factor = r.number(val, what + ".factor"), has_factor = true;
-        if (factor <= 1) r.fail(val, what + ".factor: must be larger than 1");
-      }
       else if (name == "count")
         count = r.count(val, what + ".count");
       else if (name == "scale") {
@@ -128,8 +125,8 @@ std::vector<std::string> axis_values(const Reader& r, const YAML::Node& key_node
     if (!has_from || !has_to) r.fail(v, what + ": a range needs from and to");
     const int given = has_step + has_factor + (count != 0);
     if (given != 1) r.fail(v, what + ": give exactly one of step, count (with scale) or factor");
-    if (factor != 0) log = true;
-    if (step != 0 && log)
+    if (has_factor) log = true;
+    if (has_step && log)
       r.fail(v, what + ": step is for linear ranges; use factor or count with scale: log");
     const bool integer = r.integer_kind(p);
     std::vector<double> xs;

@@ -143,9 +143,13 @@ TEST(SweepSpec, ErrorsNameTheLineAndTheKey) {
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 64, to: 16, step: 16}\n"),
             f + ":4:22: grid: optical_gemm.rows: empty range (from is larger than to)");
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 16, to: 64, step: 0}\n"),
-            f + ":4:47: grid: optical_gemm.rows.step: must be larger than 0");
+            f + ":4:22: grid: optical_gemm.rows: step must be positive");
   EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 16, to: 64, factor: 1}\n"),
-            f + ":4:49: grid: optical_gemm.rows.factor: must be larger than 1");
+            f + ":4:22: grid: optical_gemm.rows: factor must be larger than 1");
+  EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 16, to: 64, factor: 0}\n"),
+            f + ":4:22: grid: optical_gemm.rows: factor must be larger than 1");
+  EXPECT_EQ(parse_error("grid:\n  optical_gemm.rows: {from: 16, to: 64, step: 0, scale: log}\n"),
+            f + ":4:22: grid: optical_gemm.rows: step is for linear ranges; use factor or count with scale: log");
   EXPECT_EQ(parse_error("grid:\n  dma.clock_ghz: {from: 0, to: 2, count: 3, scale: log}\n"),
             f + ":4:18: grid: dma.clock_ghz: a log range needs from > 0 and to > 0");
   try {  // a directory given as a workload
