@@ -1,5 +1,9 @@
 #include "models/hbm/hbm_calibration.h"
 
+#include <array>
+#include <tuple>
+#include <utility>
+
 #include "base/error.h"
 #include "base/param_set.h"
 
@@ -7,9 +11,21 @@ namespace photon {
 
 namespace {
 
+constexpr size_t kCounterFields = 11;
+
+/// The counters' fields in their JSON order (the memo's format).
+template <class Counters>  // HbmCounters or const HbmCounters
+auto counter_fields(Counters& c) {
+  return std::array{&c.reads,      &c.writes,    &c.read_cmds, &c.write_cmds, &c.activates,
+                    &c.precharges, &c.refreshes, &c.row_hits,  &c.reads_done, &c.total_read_latency,
+                    &c.last_done};
+}
+static_assert(std::tuple_size_v<decltype(counter_fields(std::declval<HbmCounters&>()))> == kCounterFields);
+
 nlohmann::json counters_json(const HbmCounters& c) {
-  return {c.reads,     c.writes,   c.read_cmds,  c.write_cmds,         c.activates, c.precharges,
-          c.refreshes, c.row_hits, c.reads_done, c.total_read_latency, c.last_done};
+  nlohmann::json j = nlohmann::json::array();
+  for (const uint64_t* f : counter_fields(c)) j.push_back(*f);
+  return j;
 }
 
 /// Above any cycle or count of a calibration, which simulates a few MiB on a fresh controller
@@ -27,26 +43,19 @@ uint64_t count_of(const nlohmann::json& j) {
   return v;
 }
 
-uint64_t* counter_fields(HbmCounters& c, size_t i) {
-  uint64_t* f[] = {&c.reads,      &c.writes,    &c.read_cmds, &c.write_cmds, &c.activates,
-                   &c.precharges, &c.refreshes, &c.row_hits,  &c.reads_done, &c.total_read_latency,
-                   &c.last_done};
-  return f[i];
-}
-
-constexpr size_t kCounterFields = 11;
-
 HbmCounters counters_of(const nlohmann::json& j) {
   if (!j.is_array() || j.size() != kCounterFields) throw Error("hbm calibration: bad counters");
   HbmCounters c;
-  for (size_t i = 0; i < kCounterFields; ++i) *counter_fields(c, i) = count_of(j[i]);
+  const auto f = counter_fields(c);
+  for (size_t i = 0; i < kCounterFields; ++i) *f[i] = count_of(j[i]);
   return c;
 }
 
 /// Counters are cumulative (and last_done is a clock), so none goes down across a window.
-bool counters_ordered(HbmCounters start, HbmCounters end) {
+bool counters_ordered(const HbmCounters& start, const HbmCounters& end) {
+  const auto a = counter_fields(start), b = counter_fields(end);
   for (size_t i = 0; i < kCounterFields; ++i)
-    if (*counter_fields(end, i) < *counter_fields(start, i)) return false;
+    if (*b[i] < *a[i]) return false;
   return true;
 }
 
