@@ -23,39 +23,43 @@ constexpr auto kStaleBuildAge = std::chrono::hours(24 * 14);
 /// Larger than any entry (a calibration has one probe per HBM unit, ~150 bytes each, and at most
 /// a few hundred units), so a bigger file is not one.
 constexpr uintmax_t kMaxEntryBytes = 4u << 20;
+/// The subdirectories (or the regular files) of `dir` with their last write times; an entry
+/// that cannot be read is left out, an unreadable `dir` gives none.
+std::vector<std::pair<fs::file_time_type, fs::path>> entries_written(const fs::path& dir, bool directories) {
+  std::vector<std::pair<fs::file_time_type, fs::path>> out;
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    std::error_code entry_ec;
+    const bool kind = directories ? it->is_directory(entry_ec) : it->is_regular_file(entry_ec);
+    if (!kind || entry_ec) continue;
+    const auto written = it->last_write_time(entry_ec);
+    if (!entry_ec) out.emplace_back(written, it->path());
+  }
+  return out;
+}
+
 /// Removes the sibling directories of `dir` (other builds' caches) untouched for kStaleBuildAge.
 /// Best effort: an entry that cannot be read or removed is left.
 void remove_stale_builds(const fs::path& dir) {
-  std::error_code ec;
   const auto now = fs::file_time_type::clock::now();
-  fs::directory_iterator it(dir.parent_path(), ec);
-  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    std::error_code entry_ec;
-    if (it->path() == dir || !it->is_directory(entry_ec) || entry_ec) continue;
-    const auto written = it->last_write_time(entry_ec);
-    if (entry_ec || written > now || now - written <= kStaleBuildAge) continue;
-    fs::remove_all(it->path(), entry_ec);
+  for (const auto& [written, path] : entries_written(dir.parent_path(), true)) {
+    if (path == dir || written > now || now - written <= kStaleBuildAge) continue;
+    std::error_code ec;
+    fs::remove_all(path, ec);
   }
 }
 
 /// When `dir` holds more than `max` files, removes the least recently written down to 3/4 of
 /// `max` (so that the next processes find room). Best effort, as remove_stale_builds.
 void remove_oldest_entries(const fs::path& dir, size_t max) {
-  std::error_code ec;
-  std::vector<std::pair<fs::file_time_type, fs::path>> files;
-  fs::directory_iterator it(dir, ec);
-  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    std::error_code entry_ec;
-    if (!it->is_regular_file(entry_ec) || entry_ec) continue;
-    const auto written = it->last_write_time(entry_ec);
-    if (!entry_ec) files.emplace_back(written, it->path());
-  }
+  auto files = entries_written(dir, false);
   if (files.size() <= max) return;
   const size_t keep = max - max / 4;
   std::nth_element(files.begin(), files.begin() + (files.size() - keep), files.end());
   for (size_t i = 0; i < files.size() - keep; ++i) {
-    std::error_code entry_ec;
-    fs::remove(files[i].second, entry_ec);
+    std::error_code ec;
+    fs::remove(files[i].second, ec);
   }
 }
 
