@@ -110,7 +110,8 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   probe(d->dst, extent(d->dst, d->dst_stride1, d->dst_stride2), "destination");
 
   const uint64_t total = d->inner_bytes * d->n1 * d->n2;  // below kMaxCopyBytes (check)
-  const Plan pl = plan(*d);
+  auto known = trips_.find(pair_of(*d));
+  const Plan pl = plan(*d, cfg_.trip_patience > 0 && known != trips_.end() && known->second.stale >= cfg_.trip_patience);
   const uint64_t per_row = pl.per_row, bursts = pl.bursts, exact = pl.exact;
 
   const sc_time now = sc_core::sc_time_stamp();
@@ -142,11 +143,19 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
   if (exact < bursts) {
     // The unloaded round trip between these two memories: the fastest seen so far (bursts that
     // queue behind earlier traffic measure more; that queueing is in the memories' streams).
-    auto [it, fresh] = fastest_.try_emplace({d->src >> 32, d->dst >> 32}, read_lat, write_lat);
-    if (!fresh && read_lat + write_lat < it->second.first + it->second.second)
-      it->second = {read_lat, write_lat};
-    read_lat = it->second.first;
-    write_lat = it->second.second;
+    // Once dma.trip_patience measuring copies in a row have not lowered it, it is taken as
+    // settled and later copies measure nothing.
+    if (known == trips_.end()) {
+      known = trips_.emplace(pair_of(*d), Trip{read_lat, write_lat, 0}).first;
+    } else if (exact > 0) {
+      Trip& t = known->second;
+      if (read_lat + write_lat < t.read + t.write)
+        t = Trip{read_lat, write_lat, 0};
+      else
+        ++t.stale;
+    }
+    read_lat = known->second.read;
+    write_lat = known->second.write;
     done = std::max(done, stream_rest(*d, exact, issue, read_lat, write_lat));
   }
   bytes_ += total;
@@ -186,7 +195,7 @@ std::optional<uint64_t> DmaUnit::side_extent(const pcs::DmaCopy& d, uint64_t bas
   return uint64_t(e);
 }
 
-DmaUnit::Plan DmaUnit::plan(const pcs::DmaCopy& d) const {
+DmaUnit::Plan DmaUnit::plan(const pcs::DmaCopy& d, bool measured) const {
   Plan p;
   p.per_row = (d.inner_bytes + cfg_.burst_bytes - 1) / cfg_.burst_bytes;
   p.bursts = p.per_row * d.n1 * d.n2;
@@ -195,7 +204,7 @@ DmaUnit::Plan DmaUnit::plan(const pcs::DmaCopy& d) const {
   // Bulk: the first bursts run exactly and give the engine's unloaded round trip: the fastest of
   // them (the others queue behind each other or wait for a memory whose clock is ahead under
   // temporal decoupling).
-  p.exact = p.bulk ? std::min<uint64_t>(p.bursts - 1, kMeasuredBursts) : p.bursts;
+  p.exact = !p.bulk ? p.bursts : measured ? 0 : std::min<uint64_t>(p.bursts - 1, kMeasuredBursts);
   return p;
 }
 
@@ -207,8 +216,12 @@ void DmaUnit::bulk_streams(const pcs::Command& c, std::vector<BulkStream>& out) 
   } catch (const UnitFault&) {
     return;  // execute() refuses it: it issues nothing
   }
-  const Plan p = plan(*d);
+  // As execute() decides, taking each measurement as no improvement: the first trip_patience
+  // bulk copies of a pair after its first measure (the fewest execute() can let measure).
+  uint64_t& seen = planned_[pair_of(*d)];
+  const Plan p = plan(*d, cfg_.trip_patience > 0 && seen > cfg_.trip_patience);
   if (!p.bulk) return;
+  ++seen;
   for (const auto& [src, dst] : split_rest(*d, p.exact)) {
     out.push_back(BulkStream{false, src.addr, src.row_bytes, src.rows, src.stride});
     out.push_back(BulkStream{true, dst.addr, dst.row_bytes, dst.rows, dst.stride});

@@ -72,7 +72,12 @@ class DmaUnit : public QueueUnit {
     uint64_t per_row = 0, bursts = 0, exact = 0;
     bool bulk = false;
   };
-  Plan plan(const pcs::DmaCopy& d) const;
+  /// `measured`: the round trip between the copy's two memories has settled (dma.trip_patience),
+  /// so a bulk copy streams from its first burst.
+  Plan plan(const pcs::DmaCopy& d, bool measured) const;
+  /// A copy's memory pair: its source and destination 4 GiB regions.
+  using MemoryPair = std::pair<uint64_t, uint64_t>;
+  static MemoryPair pair_of(const pcs::DmaCopy& d) { return {d.src >> 32, d.dst >> 32}; }
   /// Refuses a descriptor no copy can run (UnitFault DECODE: channel out of range, a zero size,
   /// more than kMaxCopyBytes; ADDRESS: an extent past 64-bit addresses). execute() and
   /// bulk_streams() ask the same question.
@@ -91,8 +96,16 @@ class DmaUnit : public QueueUnit {
   DmaConfig cfg_;
   bool functional_;
   std::vector<sc_core::sc_time> channel_free_;
-  /// Bulk path: fastest (read, write) latency seen per (source, destination) 4 GiB region.
-  std::map<std::pair<uint64_t, uint64_t>, std::pair<sc_core::sc_time, sc_core::sc_time>> fastest_;
+  /// Bulk path, per memory pair: the fastest (read, write) latency measured, and how many
+  /// measuring copies since it last improved.
+  struct Trip {
+    sc_core::sc_time read, write;
+    uint32_t stale = 0;
+  };
+  std::map<MemoryPair, Trip> trips_;
+  /// Bulk copies per memory pair that bulk_streams() has seen: it replays execute()'s order and
+  /// takes a pair's round trip as settled after dma.trip_patience of them.
+  mutable std::map<MemoryPair, uint64_t> planned_;
   std::vector<uint8_t> buffer_;
   uint64_t bytes_ = 0;
   /// The payload every transaction reuses (one blocking transaction at a time; a payload's

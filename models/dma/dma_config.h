@@ -17,7 +17,11 @@ struct DmaConfig {
   double energy_pj_per_byte = 0.05;  ///< engine datapath energy, pJ/byte
   /// Copies of at least this many bytes take the bulk path (README "Bulk copies"): the first
   /// 4 bursts exact, the rest as one stream per side; 0 = every burst exact. Bytes.
-  uint64_t bulk_bytes = 262144;
+  uint64_t bulk_bytes = 16384;
+  /// Bulk path: the round trip between two memories is measured (a copy's first bursts exact)
+  /// until this many consecutive bulk copies between them have not lowered it; later copies
+  /// stream from their first burst (README "Bulk copies"). 0 = every bulk copy measures. Copies.
+  uint32_t trip_patience = 32;
 
   void declare(ParamSet& ps, const std::string& p) {
     ps.add_uint(p + ".channels", &channels, 1, 64, "descriptor channels");
@@ -28,6 +32,9 @@ struct DmaConfig {
     ps.add_double(p + ".energy_pj_per_byte", &energy_pj_per_byte, 0, 1000, "datapath energy, pJ/byte");
     ps.add_uint(p + ".bulk_bytes", &bulk_bytes, uint64_t(0), uint64_t(1) << 40,
                 "copies of at least this size: first bursts exact, the rest streamed (0 = all exact), bytes");
+    ps.add_uint(p + ".trip_patience", &trip_patience, 0, 1u << 20,
+                "bulk copies between two memories that measure the round trip after its last improvement "
+                "(0 = every copy measures), copies");
   }
 };
 

@@ -184,8 +184,11 @@ void HbmConfig::declare(ParamSet& ps, const std::string& p) {
   ps.add_uint(p + ".bank_queue_depth", &bank_queue_depth, 1, 1024, "command queue entries per bank");
   ps.add_bool(p + ".refresh_enabled", &refresh_enabled, "issue all-bank refresh every tREFI");
   ps.add_uint(p + ".fast_forward_bytes", &fast_forward_bytes, uint64_t(0), uint64_t(1) << 40,
-              "bulk accesses of at least this many bytes: exact prefix and tail, middle "
-              "fast-forwarded at the measured per-channel rates (0 = always exact), bytes");
+              "bulk accesses of at least this many bytes are fast-forwarded at their shape's calibrated "
+              "per-unit rates (0 = always exact), bytes");
+  ps.add_uint(p + ".stream_edge_columns", &stream_edge_columns, 0, 4096,
+              "column accesses per unit simulated exactly at each end of a fast-forwarded stream of a "
+              "calibrated shape (0: the whole stream at its calibrated rates), count");
   ps.add_double(p + ".act_energy_pj", &act_energy_pj, 0, 1e6, "energy of one ACT/PRE pair, pJ");
   ps.add_double(p + ".read_energy_pj", &read_energy_pj, 0, 1e6, "energy of one read burst, pJ");
   ps.add_double(p + ".write_energy_pj", &write_energy_pj, 0, 1e6, "energy of one write burst, pJ");

@@ -43,10 +43,15 @@ struct HbmConfig {
   uint32_t write_drain_threshold = 16;  ///< drain writes when the read queue is empty and >= this
   uint32_t bank_queue_depth = 8;        ///< command queue entries per bank
   bool refresh_enabled = true;
-  /// Bulk accesses (HbmController::access) of at least this many bytes are fast-forwarded:
-  /// an exact prefix and tail, the middle advanced analytically at the prefix's measured
-  /// per-channel rates (models/hbm/README.md). 0 = always exact. Bytes.
-  uint64_t fast_forward_bytes = uint64_t(1) << 16;
+  /// Bulk accesses (HbmController::access) of at least this many bytes are fast-forwarded at
+  /// their stream shape's calibrated per-unit rates (models/hbm/README.md "Fast-forward of large
+  /// bulk accesses"). 0 = always exact. Bytes.
+  uint64_t fast_forward_bytes = uint64_t(1) << 14;
+  /// A fast-forwarded stream of a shape whose rates are known keeps this many column accesses
+  /// per unit exact at each end (its request queues fill and drain exactly). 0 = none: the
+  /// whole stream is advanced at its shape's rates, plus the unloaded closed-bank read latency
+  /// 1 + tRCD + CL + burst (reads) or 1 cycle (posted writes) (README "Rate-only streams").
+  uint32_t stream_edge_columns = 0;
   // Energy (pJ), per command / per access (hbm2: DRAMsim3 IDD formulas, see README.md).
   double act_energy_pj = 828.0;        ///< one ACT+PRE pair
   double read_energy_pj = 804.0;       ///< one column read burst

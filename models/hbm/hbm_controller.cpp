@@ -101,7 +101,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   const ShapeKey key = shape_key(s, is_write);
   // With known rates: a short exact head (the request queues fill, bank queues start), the
   // middle fast-forwarded, a short exact tail (the queued requests drain exactly after it).
-  const uint64_t edge = uint64_t(units()) * kFfEdgePerUnit;
+  const uint64_t edge = edge_columns();
   const bool reusable = big && n >= 3 * edge;
   auto known = big ? rates_.find(key) : rates_.end();
   if (reusable && known == rates_.end()) {
@@ -112,6 +112,7 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   bool ff = big && known == rates_.end() && n >= kFfMinPeriods * period;
   uint32_t pending = 0;  // units whose window is waiting to open or open
   if (ff) probe_.assign(units(), Probe{});
+  bool whole = false;  // no edges: every column access advanced at the shape's rates
   for (uint64_t i = 0; i < n; ++i) {
     if (reuse && i == edge) {
       accept_columns(is_write, arrival_cycle);
@@ -121,8 +122,10 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
         ++ff_reuses_;
         seek(s, cur, n - edge);
         i = n - edge;
+        whole = edge == 0;
       }
       reuse = false;
+      if (whole) break;
     }
     if (ff && i > w0 && (refresh ? pending == 0 : i == w1)) {
       if (i + period + tail <= n) {
@@ -156,6 +159,13 @@ uint64_t HbmController::access(const HbmStream& stream, bool is_write, uint64_t 
   }
   accept_columns(is_write, arrival_cycle);
   uint64_t done = arrival_cycle;
+  if (whole) {
+    // Rate-only: each unit ends at its clock after the fast-forward; the windows' rates cover
+    // the steady state, and the first access's activation and the last read's data return are
+    // added once (README "Rate-only streams").
+    for (uint32_t u : touched_) done = std::max(done, ch_[u].now());
+    return done + (is_write ? 1 : 1 + cfg_.tRCD + cfg_.CL + cfg_.burst_cycles());
+  }
   for (uint32_t u : touched_) {
     HbmChannelController& ch = ch_[u];
     ch.run_until_group_done();
@@ -267,7 +277,7 @@ void HbmController::plan_calibrations(const std::vector<std::pair<HbmStream, boo
   std::set<ShapeKey> known;
   for (const auto& r : rates_) known.insert(r.first);
   const HbmCalibrationMemo& memo = HbmCalibrationMemo::instance();
-  const uint64_t edge = uint64_t(units()) * kFfEdgePerUnit;
+  const uint64_t edge = edge_columns();
   std::vector<HbmCalibrationJob> jobs;
   for (const auto& [stream, is_write] : streams) {
     if (stream.bytes() < cfg_.fast_forward_bytes) continue;

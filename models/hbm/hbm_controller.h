@@ -131,9 +131,9 @@ class HbmController {
   /// With refresh on, a unit's window spans this many REFs: from its first request after a REF
   /// to its first request after the kFfWindowRefreshes-th next one (same refresh phase).
   static constexpr uint64_t kFfWindowRefreshes = 4;
-  /// Streams of a shape with known rates: exact head and tail of this many column accesses per
-  /// unit.
-  static constexpr uint64_t kFfEdgePerUnit = 8;
+  /// Streams of a shape with known rates: exact head and tail of hbm.stream_edge_columns column
+  /// accesses per unit, all units together.
+  uint64_t edge_columns() const { return uint64_t(units()) * cfg_.stream_edge_columns; }
 
  private:
   /// A stream shape: (is_write, row_bytes, stride); see shape_key().

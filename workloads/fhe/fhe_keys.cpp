@@ -19,9 +19,11 @@ uint32_t rotation_galois(int64_t r, uint32_t log_n) {
   const int64_t slots = int64_t(1) << (log_n - 1);  // N/2: the order of 5 mod 2N
   int64_t e = r % slots;
   if (e < 0) e += slots;
-  uint64_t g = 1;
+  // 5^e mod 2N by square-and-multiply (2N <= 2^32, so products fit in 64 bits).
   const uint64_t m = uint64_t(2) << log_n;
-  for (int64_t i = 0; i < e; ++i) g = g * 5 % m;
+  uint64_t g = 1, b = 5 % m;
+  for (uint64_t k = uint64_t(e); k > 0; k >>= 1, b = b * b % m)
+    if (k & 1) g = g * b % m;
   return uint32_t(g);
 }
 
