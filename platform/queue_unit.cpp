@@ -26,6 +26,24 @@ QueueUnit::QueueUnit(sc_core::sc_module_name name, const Wiring& w)
            STATUS_COUNT.put(std::min(count, saturated)) | STATUS_FREE.put(std::min(free, saturated));
   });
   SC_THREAD(run);
+  SC_THREAD(post_signals);
+}
+
+void QueueUnit::post_signals() {
+  using sc_core::sc_time_stamp;
+  while (true) {
+    if (posted_.empty() || posted_.front().after > deferred_completed_) {
+      wait(posted_changed_);
+      continue;
+    }
+    const Posted p = posted_.front();
+    if (p.at > sc_time_stamp()) {
+      wait(p.at - sc_time_stamp());
+      continue;
+    }
+    posted_.pop_front();
+    w_.sems->signal(p.sem);
+  }
 }
 
 std::string QueueUnit::event_name(const pcs::Command& c) const { return pcs::opcode_name(c.opcode); }
@@ -89,7 +107,12 @@ void QueueUnit::complete_deferred(uint32_t index, const sc_core::sc_time& done) 
   stats_.commands++;
   if (w_.trace) w_.trace->add({"queue." + unit_, event_name(d.cmd), s, e, d.cmd.tag, d.index});
   if (done > last_done_) last_done_ = done;
+  ++deferred_completed_;
+  // Signals waiting for exactly these completions are raised no earlier than this one.
+  for (Posted& p : posted_)
+    if (p.after == deferred_completed_ && p.at < last_done_) p.at = last_done_;
   deferred_done_.notify(sc_core::SC_ZERO_TIME);
+  posted_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void QueueUnit::fail_deferred(uint32_t code, uint32_t index, const std::string& why) {
@@ -144,10 +167,14 @@ void QueueUnit::run() {
         return;
       }
       if (c.opcode == pcs::Opcode::Signal) {
-        while (!deferred_.empty()) wait(deferred_done_);
-        if (stopped_) return;
-        if (last_done_ > sc_time_stamp()) wait(last_done_ - sc_time_stamp());
-        w_.sems->signal(sem);
+        // Posted: raised when every earlier command has completed (last_done_, and the deferred
+        // ones issued so far once they report); later commands issue meanwhile.
+        if (posted_.empty() && deferred_completed_ >= deferred_issued_ && last_done_ <= sc_time_stamp()) {
+          w_.sems->signal(sem);
+        } else {
+          posted_.push_back({last_done_, deferred_issued_, sem});
+          posted_changed_.notify(sc_core::SC_ZERO_TIME);
+        }
       } else {
         waiting_ = true;
         blocked_ = "command " + std::to_string(e.index) + " (wait on semaphore " + std::to_string(sem) +
@@ -174,6 +201,7 @@ void QueueUnit::run() {
       }
       if (t.deferred) {
         deferred_.push_back({c, e.index, start});
+        ++deferred_issued_;
       } else {
         double s = ns(start), d = ns(t.done);
         stats_.add_busy(s, d);

@@ -2,7 +2,8 @@
 // vector). It owns the unit's QUEUE register block (registers.yaml): the firmware stages a
 // 64-byte command in CMD[0..15] and writes its stream index to PUSH; the unit decodes it and
 // appends it to a hardware FIFO of cpu.queue_depth entries. A thread executes the FIFO in order:
-//   Signal(sem): waits until every earlier command of this queue has completed, then sem += 1.
+//   Signal(sem): sem += 1 once every earlier command of this queue has completed; the queue
+//                goes on issuing later commands meanwhile (docs/command-stream.md).
 //   Wait(sem):   blocks the queue until sem > 0, then sem -= 1.
 //   other:       execute() (subclass) — returns when the unit can accept the next command and
 //                the time at which this command's results are complete.
@@ -123,6 +124,8 @@ class QueueUnit : public sc_core::sc_module {
     sc_core::sc_time issued;
   };
   void run();
+  /// Raises the posted Signals at their times (one thread per queue, oldest first).
+  void post_signals();
   void on_push(uint32_t index);
   void fail(uint32_t code, uint32_t index, const std::string& why);
   void note_occupancy();
@@ -140,6 +143,16 @@ class QueueUnit : public sc_core::sc_module {
   sc_core::sc_event pushed_;
   std::deque<Deferred> deferred_;  ///< issued, completion not known yet (oldest first)
   sc_core::sc_event deferred_done_;
+  uint64_t deferred_issued_ = 0, deferred_completed_ = 0;  ///< deferred commands so far
+  /// A Signal waiting for the earlier commands to complete: at `at`, once `after` deferred
+  /// commands have completed (the completion time of those is known only then).
+  struct Posted {
+    sc_core::sc_time at;
+    uint64_t after;
+    uint32_t sem;
+  };
+  std::deque<Posted> posted_;
+  sc_core::sc_event posted_changed_;
   bool stopped_ = false;  ///< fail_deferred(): the thread ends
   std::string blocked_;
   // Occupancy integral.

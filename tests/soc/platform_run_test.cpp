@@ -143,3 +143,37 @@ TEST(PlatformRun, GemmThroughDmaAndFirmwareEqualsNaiveMatmul) {
   EXPECT_EQ(j["status"], int(photon::RunOutcome::Status::Done));
   EXPECT_EQ(j["max_err"].get<double>(), 0.0);  // integer-valued data: exact in ideal numerics
 }
+
+// docs/command-stream.md: a Signal raises its semaphore once every earlier command of its queue
+// has completed, and later commands of the queue do not wait for it. Oracle: the trace's command
+// times. The NTT unit accepts a command one cycle after issuing it (its engines pipeline), so the
+// element-wise command after the Signal issues before the transform before it completes, and the DMA
+// copy that waits on the semaphore starts no earlier than that completion.
+TEST(PlatformRun, SignalIsPostedLaterCommandsOfItsQueueIssue) {
+  std::string out = photon_test::run_forked([] {
+    photon::PlatformConfig cfg;  // timing mode
+    photon::pcs::Program p = photon::pcs::assemble(
+        "ntt op=forward log_n=14 limbs=4 src0=0x0 dst=0x100000 moduli=0x200000\n"
+        "signal queue=ntt sem=0\n"
+        "ntt op=add_mod log_n=14 limbs=4 src0=0x0 src1=0x80000 dst=0x180000 moduli=0x200000\n"
+        "wait queue=dma sem=0\n"
+        "dma src=0x0 dst=0x1000 inner_bytes=4096\n"
+        "end\n",
+        "posted_signal_test");
+    photon::Platform plat(cfg);
+    plat.load(p);
+    photon::RunOutcome o = plat.run();
+    nlohmann::json j{{"status", int(o.status)}};
+    for (const photon::TraceEvent& e : plat.trace().events())
+      if (!e.sync && e.track.rfind("queue.", 0) == 0)
+        j["cmd" + std::to_string(e.command)] = {e.start_ns, e.end_ns};
+    return j.dump();
+  });
+  auto j = nlohmann::json::parse(out);
+  ASSERT_EQ(j["status"], int(photon::RunOutcome::Status::Done)) << out;
+  ASSERT_TRUE(j.contains("cmd0") && j.contains("cmd2") && j.contains("cmd4")) << out;
+  const double a_end = j["cmd0"][1], b_start = j["cmd2"][0], copy_start = j["cmd4"][0];
+  EXPECT_GT(a_end - j["cmd0"][0].get<double>(), 2000.0) << out;  // 4 limb-transforms of 2^14
+  EXPECT_LT(b_start, a_end) << out;                              // not held by the Signal
+  EXPECT_GE(copy_start, a_end) << out;                           // the Wait sees the completion
+}
