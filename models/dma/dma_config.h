@@ -16,7 +16,8 @@ struct DmaConfig {
   uint32_t setup_cycles = 20;        ///< descriptor fetch/decode overhead per copy, cycles
   double energy_pj_per_byte = 0.05;  ///< engine datapath energy, pJ/byte
   /// Copies of at least this many bytes take the bulk path (README "Bulk copies"): the first
-  /// 4 bursts exact, the rest as one stream per side; 0 = every burst exact. Bytes.
+  /// 4 bursts exact while the round trip is measured (trip_patience), the rest as streams;
+  /// 0 = every burst exact. Bytes; 16 KiB = four default bursts (README "Why 16 KiB").
   uint64_t bulk_bytes = 16384;
   /// Bulk path: the round trip between two memories is measured (a copy's first bursts exact)
   /// until this many consecutive bulk copies between them have not lowered it; later copies
@@ -31,7 +32,8 @@ struct DmaConfig {
     ps.add_uint(p + ".setup_cycles", &setup_cycles, 0, 100000, "per-descriptor overhead, cycles");
     ps.add_double(p + ".energy_pj_per_byte", &energy_pj_per_byte, 0, 1000, "datapath energy, pJ/byte");
     ps.add_uint(p + ".bulk_bytes", &bulk_bytes, uint64_t(0), uint64_t(1) << 40,
-                "copies of at least this size: first bursts exact, the rest streamed (0 = all exact), bytes");
+                "copies of at least this size go as streams (the first bursts exact while the round trip is "
+                "measured; 0 = every burst exact), bytes");
     ps.add_uint(p + ".trip_patience", &trip_patience, 0, 1u << 20,
                 "bulk copies between two memories that measure the round trip after its last improvement "
                 "(0 = every copy measures), copies");
