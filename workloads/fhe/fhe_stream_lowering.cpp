@@ -535,9 +535,6 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
     }
 
   const uint64_t tables = kFheTablesBytes, cap = p.spm_bytes;
-  if (cap <= tables)
-    throw Error(fmt::format("scratchpad.size_kib: {} KiB leave no room beside the {} KiB of moduli tables",
-                            cap / 1024, tables / 1024));
   // HBM: the buffers' homes at the start of the key region, the keys after them.
   uint64_t at = mem.key_hbm_base;
   auto take = [&](uint64_t bytes) {
@@ -591,21 +588,23 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
     return best;
   };
   const FheOp* misfit = nullptr;
-  uint64_t best = need(p, cap > tables + konst1 ? cap - tables - konst1 : 0, &misfit);
-  if (misfit) {
+  const bool no_room = cap <= tables + konst1;  // not even the tables and one limb of constants
+  uint64_t best = need(p, no_room ? 0 : cap - tables - konst1, &misfit);
+  if (misfit || no_room) {
     // The minimum is the largest of the ops' smallest working regions (named with its op).
     Probe probe(cfg, p);
     uint64_t m = 0;
     for (const FheOp& o : leaves) {
       const uint64_t b = probe.l.min_bytes(o);
-      if (b > m) m = b, misfit = &o;
+      if (b > m || !misfit) m = std::max(m, b), misfit = &o;
     }
+    const std::string op = misfit ? fmt::format("{} at N=2^{} l={} alpha={}: ", fhe_op_kind_name(misfit->kind),
+                                                misfit->log_n, misfit->level, misfit->alpha)
+                                  : std::string();
     throw Error(fmt::format(
-        "scratchpad.size_kib: the FHE program needs at least {} KiB of scratchpad ({} at N=2^{} l={} "
-        "alpha={}: "
-        "{} KiB of streamed working buffers, plus {} KiB of moduli tables); {} KiB are configured",
-        (tables + konst1 + m + 1023) / 1024, fhe_op_kind_name(misfit->kind), misfit->log_n, misfit->level,
-        misfit->alpha, (konst1 + m + 1023) / 1024, tables / 1024, cap / 1024));
+        "scratchpad.size_kib: the FHE program needs at least {} KiB of scratchpad ({}{} KiB of streamed "
+        "working buffers, plus {} KiB of moduli tables); {} KiB are configured",
+        (tables + konst1 + m + 1023) / 1024, op, (konst1 + m + 1023) / 1024, tables / 1024, cap / 1024));
   }
 
   // Ciphertext slots, hottest first: for `hottest` before the working region is sized (an op's
