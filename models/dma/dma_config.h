@@ -35,8 +35,8 @@ struct DmaConfig {
                 "copies of at least this size go as streams (the first bursts exact while the round trip is "
                 "measured; 0 = every burst exact), bytes");
     ps.add_uint(p + ".trip_patience", &trip_patience, 0, 1u << 20,
-                "bulk copies between two memories that measure the round trip after its last improvement "
-                "(0 = every copy measures), copies");
+                "measuring bulk copies in a row that do not lower the round trip between two memories, after "
+                "which their copies stop measuring it (0 = every bulk copy measures), copies");
   }
 };
 
