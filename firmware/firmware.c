@@ -69,8 +69,7 @@ static int push(int q, const uint32_t* words, uint32_t index) {
     if (refresh_free(q) || check_unit_errors()) return 1;
     if (free_slots[q] == 0) wait_progress();
   }
-  for (uint32_t i = 0; i < PHOTON_QUEUE_CMD_COUNT; ++i)
-    hal_write32(queue_base[q] + PHOTON_QUEUE_CMD(i), words[i]);
+  hal_write_block32(queue_base[q] + PHOTON_QUEUE_CMD(0), words, PHOTON_QUEUE_CMD_COUNT);
   hal_write32(queue_base[q] + PHOTON_QUEUE_PUSH, index);
   free_slots[q]--;
   return 0;

@@ -22,6 +22,8 @@ enum hal_work { HAL_WORK_DISPATCH = 0, HAL_WORK_IRQ = 1 };
 /* 32-bit register read/write at a control-bus address (PHOTON_<BLOCK>_BASE + offset). */
 uint32_t hal_read32(uint32_t addr);
 void hal_write32(uint32_t addr, uint32_t value);
+/* Writes `count` consecutive 32-bit registers from `addr` (a queue's CMD[0..15]), in order. */
+void hal_write_block32(uint32_t addr, const uint32_t* words, uint32_t count);
 /* Reads `bytes` bytes of memory at data-NoC address `addr` (the command ring in HBM). */
 void hal_read_mem(uint64_t addr, void* dst, uint32_t bytes);
 /* Sleeps until an enabled interrupt is pending (returns at once if one already is). */

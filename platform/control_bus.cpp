@@ -19,37 +19,55 @@ void ControlBus::fail(tlm::tlm_generic_payload& gp, tlm::tlm_response_status st,
 }
 
 void ControlBus::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  delay += latency_;
-  uint64_t addr = gp.get_address();
+  const uint64_t addr = gp.get_address();
+  const uint32_t len = gp.get_data_length();
   auto where = [addr] {  // formatted only on the error paths
     char buf[64];
     std::snprintf(buf, sizeof buf, "control-bus address 0x%llx", (unsigned long long)addr);
     return std::string(buf);
   };
-  if (gp.get_data_length() != 4 || gp.get_byte_enable_ptr()) {
-    fail(gp, tlm::TLM_BURST_ERROR_RESPONSE, "non-32-bit access at " + where());
+  if (len == 0 || len % 4 != 0 || len > kMaxBurstBytes || gp.get_streaming_width() != len ||
+      gp.get_byte_enable_ptr()) {
+    delay += latency_;
+    fail(gp, tlm::TLM_BURST_ERROR_RESPONSE,
+         "access of " + std::to_string(len) + " bytes (not 1 to 16 whole 32-bit words) at " + where());
     return;
   }
-  for (RegisterBlock* b : blocks_) {
-    if (addr < b->base() || addr >= uint64_t(b->base()) + b->size_bytes()) continue;
-    uint32_t off = uint32_t(addr - b->base());
+  const uint32_t words = len / 4;
+  delay += latency_ * double(words);
+  RegisterBlock* b = last_;
+  if (b == nullptr || addr < b->base() || addr >= uint64_t(b->base()) + b->size_bytes()) {
+    b = nullptr;
+    for (RegisterBlock* c : blocks_)
+      if (addr >= c->base() && addr < uint64_t(c->base()) + c->size_bytes()) b = c;
+    if (b == nullptr) {
+      fail(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE, "access to unmapped " + where());
+      return;
+    }
+    last_ = b;
+  }
+  if (addr + len > uint64_t(b->base()) + b->size_bytes()) {
+    fail(gp, tlm::TLM_BURST_ERROR_RESPONSE, "burst at " + where() + " runs past the end of block " + b->instance());
+    return;
+  }
+  const uint32_t off = uint32_t(addr - b->base());
+  unsigned char* data = gp.get_data_ptr();
+  for (uint32_t i = 0; i < words; ++i) {
     uint32_t v = 0;
     bool ok;
     if (gp.is_read()) {
-      ok = b->read(off, v);
-      if (ok) std::memcpy(gp.get_data_ptr(), &v, 4);
+      ok = b->read(off + 4 * i, v);
+      if (ok) std::memcpy(data + 4 * i, &v, 4);
     } else {
-      std::memcpy(&v, gp.get_data_ptr(), 4);
-      ok = b->write(off, v);
+      std::memcpy(&v, data + 4 * i, 4);
+      ok = b->write(off + 4 * i, v);
     }
     if (!ok) {
       fail(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, b->last_error());
       return;
     }
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
   }
-  fail(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE, "access to unmapped " + where());
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 }  // namespace photon

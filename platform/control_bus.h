@@ -3,7 +3,10 @@
 // Blocks are attached by pointer (each unit owns its RegisterBlock); the bus decodes the block by
 // its base and size, applies the block's access rules and answers with TLM_OK_RESPONSE or
 // TLM_ADDRESS_ERROR_RESPONSE (unmapped address) / TLM_COMMAND_ERROR_RESPONSE (access rule).
-// Every error is counted and the last one kept for the report. Latency: cpu.mmio_latency_cycles.
+// Every error is counted and the last one kept for the report. Latency: cpu.mmio_latency_cycles
+// per 32-bit word. A burst (up to 16 words, e.g. a queue's CMD[0..15]) is the same accesses to
+// consecutive registers of one block in order, stopping at the first one refused, and costs
+// what they would one by one.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +30,9 @@ class ControlBus : public sc_core::sc_module {
 
   void attach(RegisterBlock* block);
 
+  /// Longest access: one 64-byte command (16 registers), bytes.
+  static constexpr uint32_t kMaxBurstBytes = 64;
+
   uint64_t errors() const { return errors_; }
   const std::vector<std::string>& error_log() const { return error_log_; }
 
@@ -36,6 +42,7 @@ class ControlBus : public sc_core::sc_module {
 
   sc_core::sc_time latency_;
   std::vector<RegisterBlock*> blocks_;
+  RegisterBlock* last_ = nullptr;  ///< block of the previous access (firmware loops hit one block)
   uint64_t errors_ = 0;
   std::vector<std::string> error_log_;  ///< first few errors, for the report
 };

@@ -51,10 +51,10 @@ std::string QueueUnit::event_name(const pcs::Command& c) const { return pcs::opc
 void QueueUnit::on_push(uint32_t index) {
   if (error_code_) return;  // a stopped queue accepts nothing
   uint8_t bytes[pcs::kCommandBytes];
-  for (uint32_t i = 0; i < 16; ++i) {
-    uint32_t word = regs_.get(regs::QUEUE::CMD, i);
-    std::memcpy(bytes + 4 * i, &word, 4);
-  }
+  const std::vector<uint32_t>& words = regs_.values(regs::QUEUE::CMD);
+  static_assert(pcs::kCommandBytes == 64, "QUEUE.CMD holds one 64-byte command");
+  if (words.size() * 4 != pcs::kCommandBytes) throw Error(unit_ + ": QUEUE.CMD is not 16 words");
+  std::memcpy(bytes, words.data(), pcs::kCommandBytes);
   pcs::Command c;
   try {
     c = pcs::decode(bytes);

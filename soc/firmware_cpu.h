@@ -3,7 +3,7 @@
 // `data` (data NoC). Timing uses temporal decoupling with a quantum keeper (sim.quantum_ns): the
 // firmware runs ahead of SystemC time by up to one quantum and synchronises when it sleeps on an
 // interrupt. Costs: each register access costs its bus latency (cpu.mmio_latency_cycles, annotated
-// by the bus); HAL_WORK_DISPATCH costs cpu.dispatch_cycles and HAL_WORK_IRQ cpu.irq_latency_cycles.
+// by the bus; a burst of n registers costs n accesses); HAL_WORK_DISPATCH costs cpu.dispatch_cycles and HAL_WORK_IRQ cpu.irq_latency_cycles.
 #pragma once
 
 #include <cstdint>
@@ -40,19 +40,22 @@ class FirmwareCpu : public sc_core::sc_module, public CpuModel {
   uint64_t mmio_accesses() const override { return mmio_; }
   uint64_t bus_errors() const { return bus_errors_; }
   const std::vector<std::string>& bus_error_log() const override { return bus_error_log_; }
-  double busy_ns() const override { return busy_ns_; }
+  double busy_ns() const override { return busy_.to_seconds() * 1e9; }
   nlohmann::json report() const override { return {{"model", "native"}}; }
 
   // HAL back ends (called from the C HAL on the firmware thread).
   uint32_t read32(uint32_t addr);
   void write32(uint32_t addr, uint32_t value);
+  /// `count` consecutive registers from `addr`, as control-bus bursts of up to 16 words.
+  void write_block32(uint32_t addr, const uint32_t* words, uint32_t count);
   void read_mem(uint64_t addr, void* dst, uint32_t bytes);
   void wait_irq();
   void work(int kind);
 
  private:
   void run();
-  void mmio(bool write, uint32_t addr, uint32_t& value);
+  /// One control-bus access of `count` (1 to 16) consecutive words.
+  void mmio(bool write, uint32_t addr, uint32_t* words, uint32_t count);
 
   CpuConfig cfg_;
   IrqController& irq_;
@@ -64,7 +67,7 @@ class FirmwareCpu : public sc_core::sc_module, public CpuModel {
   sc_core::sc_time finish_time_;
   uint64_t mmio_ = 0, bus_errors_ = 0;
   std::vector<std::string> bus_error_log_;
-  double busy_ns_ = 0;
+  sc_core::sc_time busy_;  ///< bus latency and firmware work, summed
   /// Payloads reused by every control-bus and data access (one blocking transaction at a time;
   /// a payload's construction allocates its extension array).
   tlm::tlm_generic_payload mmio_gp_, mem_gp_;

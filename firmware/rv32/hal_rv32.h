@@ -14,6 +14,11 @@ static inline uint32_t hal_read32(uint32_t addr) { return REG32(RV32_MMIO_BASE +
 
 static inline void hal_write32(uint32_t addr, uint32_t value) { REG32(RV32_MMIO_BASE + addr) = value; }
 
+/* One store per register: the core has no wider store. */
+static inline void hal_write_block32(uint32_t addr, const uint32_t* words, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) REG32(RV32_MMIO_BASE + addr + 4 * i) = words[i];
+}
+
 /* The aperture shows DATA_WINDOW + [0, RV32_DATA_BYTES); the window is moved (aligned to the
  * aperture size) only when `addr` lies outside it. */
 static uint64_t hal_window = 0;

@@ -96,6 +96,10 @@ uint32_t RegisterBlock::get(const regs::RegRef& reg, uint32_t index) const {
   return at(reg, index).values[index];
 }
 
+const std::vector<uint32_t>& RegisterBlock::values(const regs::RegRef& reg) const {
+  return at(reg, 0).values;
+}
+
 void RegisterBlock::set(const regs::RegRef& reg, uint32_t value, uint32_t index) {
   at(reg, index).values[index] = value;
 }

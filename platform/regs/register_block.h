@@ -63,6 +63,8 @@ class RegisterBlock {
   /// or an index outside the register's array.
   uint32_t get(const regs::RegRef& reg, uint32_t index = 0) const;
   void set(const regs::RegRef& reg, uint32_t value, uint32_t index = 0);
+  /// Every element of `reg` (an array register's `count` words, in index order). Throws as get().
+  const std::vector<uint32_t>& values(const regs::RegRef& reg) const;
 
   uint64_t access_errors() const { return access_errors_; }
   /// Last rejected access, for the report ("write to read-only SYS.ID at 0x0").
