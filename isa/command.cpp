@@ -1,6 +1,8 @@
 // Encoding, decoding and naming of .pcs commands (layout: docs/command-stream.md).
 #include "isa/command.h"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "base/error.h"
@@ -53,7 +55,8 @@ const std::vector<Field<Ntt>>& ntt_fields() {
   static const std::vector<Field<Ntt>> t = {
       PCS_INT(Ntt, log_n, Dec, true),  PCS_INT(Ntt, limbs, Dec, true),   PCS_INT(Ntt, out_limbs, Dec, false),
       PCS_INT(Ntt, src0, Hex, true),   PCS_INT(Ntt, src1, Hex, false),   PCS_INT(Ntt, dst, Hex, true),
-      PCS_INT(Ntt, moduli, Hex, true), PCS_INT(Ntt, galois, Dec, false),
+      PCS_INT(Ntt, moduli, Hex, true), PCS_INT(Ntt, galois, Dec, false),   PCS_INT(Ntt, terms, Dec, false),
+      PCS_INT(Ntt, src0_stride, Dec, false), PCS_INT(Ntt, src1_stride, Dec, false),
   };
   return t;
 }
@@ -159,11 +162,22 @@ bool find_op(const OpName (&t)[N], const std::string& s, uint8_t& op) {
   return false;
 }
 
+// Fields are little-endian; on a little-endian host they are copied as they are.
+constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
 void put_le(uint8_t* p, uint64_t v, int bytes) {
+  if (kLittleEndianHost) {
+    std::memcpy(p, &v, bytes);
+    return;
+  }
   for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
 }
 uint64_t get_le(const uint8_t* p, int bytes) {
   uint64_t v = 0;
+  if (kLittleEndianHost) {
+    std::memcpy(&v, p, bytes);
+    return v;
+  }
   for (int i = 0; i < bytes; ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
   return v;
 }
@@ -346,6 +360,8 @@ void check_head_zero(const uint8_t* in, int byte, const char* what, Opcode op) {
                             opcode_name(op)));
 }
 void check_tail_zero(const uint8_t* in, uint32_t from) {
+  static const uint8_t zeros[kCommandBytes] = {};
+  if (from >= kCommandBytes || std::memcmp(in + from, zeros, kCommandBytes - from) == 0) return;
   for (uint32_t i = from; i < kCommandBytes; ++i)
     if (in[i] != 0) throw Error(fmt::format("reserved byte {} is 0x{:02x}, must be 0", i, in[i]));
 }

@@ -83,13 +83,20 @@ struct Ntt {
     kAutomorph = 5,  ///< dst(X) = src0(X^g) mod (X^N + 1), g = galois & 0x7fffffff; bit 31 of
                      ///< galois set: data in the NTT domain (permutation of evaluations)
     kBConv = 6,      ///< fast base conversion: `limbs` source limbs -> `out_limbs` target limbs
-    kMulAccMod = 7,  ///< dst += src0 * src1 mod q (key-switch inner product)
+    kMulAccMod = 7,  ///< dst += src0 * src1 mod q (key-switch inner product; see `terms`)
   };
   uint8_t op = kForward;
   uint8_t log_n = 10;
   uint32_t limbs = 1, out_limbs = 0;
   uint32_t src0 = 0, src1 = 0, dst = 0, moduli = 0;
   uint32_t galois = 1;  ///< Galois element (odd), bit 31: NTT-domain data
+  /// mul_mod / mul_acc_mod: products summed per element (0 or 1: one). Term t reads src0 +
+  /// t*src0_stride and src1 + t*src1_stride (bytes): dst (+)= sum_t src0_t * src1_t mod q, the
+  /// key-switch inner product over dnum digits in one command.
+  uint32_t terms = 0;
+  uint32_t src0_stride = 0, src1_stride = 0;
+  /// Products summed by this command (terms, with 0 read as 1).
+  uint32_t term_count() const { return terms > 1 ? terms : 1; }
   /// Flag in `galois`: the automorphism permutes NTT-domain (evaluation) data.
   static constexpr uint32_t kGaloisNttDomain = 1u << 31;
 };

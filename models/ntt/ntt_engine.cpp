@@ -20,26 +20,35 @@ uint32_t bit_length(uint64_t q) {
   return b;
 }
 
-/// Source and destination byte ranges of a command: {src0, src1 (may be empty), dst}.
+/// Source and destination byte ranges of a command: {src0, src1 (may be empty), dst}. A source
+/// of several terms spans from its first term to the end of its last (its hull).
 struct Ranges {
   uint64_t src0 = 0, src0_bytes = 0, src1 = 0, src1_bytes = 0, dst = 0, dst_bytes = 0;
   uint64_t moduli_bytes = 0;
+  uint64_t term_bytes = 0;  // bytes one term reads from each source
+  uint32_t terms = 1;
   bool dst_read = false;  // MulAcc reads its destination
+  /// Bytes read from the sources (every term of each).
+  uint64_t source_reads() const { return terms * term_bytes * (src1_bytes ? 2 : 1); }
 };
+
+bool has_terms(uint8_t op) { return op == pcs::Ntt::kMulMod || op == pcs::Ntt::kMulAccMod; }
 
 /// Ranges at `storage_bits` bits per residue (a limb is N * storage_bits / 8 bytes).
 Ranges ranges_of(const pcs::Ntt& n, uint32_t storage_bits) {
   const uint64_t limb_bytes = (uint64_t(storage_bits) << n.log_n) / 8;
   Ranges r;
+  r.terms = has_terms(n.op) ? n.term_count() : 1;
+  r.term_bytes = n.limbs * limb_bytes;
   r.src0 = n.src0;
-  r.src0_bytes = n.limbs * limb_bytes;
+  r.src0_bytes = uint64_t(r.terms - 1) * n.src0_stride + r.term_bytes;
   r.dst = n.dst;
   r.dst_bytes = (n.op == pcs::Ntt::kBConv ? n.out_limbs : n.limbs) * limb_bytes;
   r.moduli_bytes = 8ull * (n.limbs + (n.op == pcs::Ntt::kBConv ? n.out_limbs : 0));
   if (n.op == pcs::Ntt::kMulMod || n.op == pcs::Ntt::kAddMod || n.op == pcs::Ntt::kSubMod ||
       n.op == pcs::Ntt::kMulAccMod) {
     r.src1 = n.src1;
-    r.src1_bytes = r.src0_bytes;
+    r.src1_bytes = uint64_t(r.terms - 1) * n.src1_stride + r.term_bytes;
   }
   r.dst_read = n.op == pcs::Ntt::kMulAccMod;
   return r;
@@ -84,6 +93,14 @@ void NttEngine::check_fields(const pcs::Ntt& n) {
                          " must be odd and below 2N = " + std::to_string(uint64_t(2) << n.log_n));
   }
   if ((n.src0 | n.src1 | n.dst | n.moduli) & 7u) throw decode_fault("operand offsets must be 8-byte aligned");
+  if (n.terms > 1 || n.src0_stride || n.src1_stride) {
+    if (!has_terms(n.op))
+      throw decode_fault(std::string("terms and strides are for mul_mod and mul_acc_mod, not ") +
+                         pcs::ntt_op_name(n.op));
+    if (n.terms > kMaxTerms)
+      throw decode_fault("terms " + std::to_string(n.terms) + " above " + std::to_string(kMaxTerms));
+    if ((n.src0_stride | n.src1_stride) & 7u) throw decode_fault("term strides must be multiples of 8 bytes");
+  }
 }
 
 uint64_t NttEngine::busy_cycles(const pcs::Ntt& n, const NttConfig& cfg) {
@@ -106,7 +123,7 @@ uint64_t NttEngine::busy_cycles(const pcs::Ntt& n, const NttConfig& cfg) {
       fill = cfg.bconv_latency_cycles;
       break;
     case kEweUnit:
-      compute = ceil_div(n.limbs * N, cfg.modmul_lanes);
+      compute = ceil_div(uint64_t(has_terms(n.op) ? n.term_count() : 1) * n.limbs * N, cfg.modmul_lanes);
       fill = cfg.ewe_latency_cycles;
       break;
     case kAutomorphUnit:
@@ -116,7 +133,7 @@ uint64_t NttEngine::busy_cycles(const pcs::Ntt& n, const NttConfig& cfg) {
   }
   if (cfg.spm_words_per_cycle > 0) {
     const Ranges r = ranges_of(n, cfg.storage_bits);
-    const uint64_t words = (r.src0_bytes + r.src1_bytes + r.dst_bytes + (r.dst_read ? r.dst_bytes : 0)) / 8;
+    const uint64_t words = (r.source_reads() + r.dst_bytes + (r.dst_read ? r.dst_bytes : 0)) / 8;
     compute = std::max(compute, ceil_div(words, cfg.spm_words_per_cycle));
   }
   return compute + fill;
@@ -140,6 +157,10 @@ std::vector<uint64_t> NttEngine::check(const pcs::Ntt& n, const MemView& spm) {
     if (r.src1_bytes) spm.check(r.src1, r.src1_bytes, "ntt src1");
     spm.check(r.dst, r.dst_bytes, "ntt dst");
   }
+  if (r.terms > 1 && (overlaps(r.dst, r.dst_bytes, r.src0, r.src0 + r.src0_bytes) ||
+                      overlaps(r.dst, r.dst_bytes, r.src1, r.src1 + r.src1_bytes)))
+    throw decode_fault("dst of a " + std::to_string(r.terms) + "-term " + pcs::ntt_op_name(n.op) +
+                       " overlaps its sources (the sum is accumulated in dst)");
   if (spm.data == nullptr) return {};
   const uint32_t nmod = n.limbs + (n.op == pcs::Ntt::kBConv ? n.out_limbs : 0);
   std::vector<uint64_t> q(nmod);
@@ -228,7 +249,7 @@ IssueResult NttEngine::commit(const pcs::Ntt& n, uint64_t now, uint64_t start, u
   scoreboard_.push_back({dlo, dhi, done, true});
 
   // Counters and energy.
-  const double N = double(uint64_t(1) << n.log_n), elems = n.limbs * N;
+  const double N = double(uint64_t(1) << n.log_n), elems = n.limbs * N, terms = r.terms;
   double energy = 0;
   switch (n.op) {
     case pcs::Ntt::kForward:
@@ -239,9 +260,10 @@ IssueResult NttEngine::commit(const pcs::Ntt& n, uint64_t now, uint64_t start, u
       energy = bf * cfg_.butterfly_energy_pj;
       break;
     }
-    case pcs::Ntt::kMulMod:
-      modmuls_ += elems;
-      energy = elems * cfg_.modmul_energy_pj;
+    case pcs::Ntt::kMulMod:  // terms products, terms - 1 additions per element
+      modmuls_ += terms * elems;
+      modadds_ += (terms - 1) * elems;
+      energy = terms * elems * cfg_.modmul_energy_pj + (terms - 1) * elems * cfg_.modadd_energy_pj;
       break;
     case pcs::Ntt::kAddMod:
     case pcs::Ntt::kSubMod:
@@ -249,9 +271,9 @@ IssueResult NttEngine::commit(const pcs::Ntt& n, uint64_t now, uint64_t start, u
       energy = elems * cfg_.modadd_energy_pj;
       break;
     case pcs::Ntt::kMulAccMod:
-      modmuls_ += elems;
-      modadds_ += elems;
-      energy = elems * (cfg_.modmul_energy_pj + cfg_.modadd_energy_pj);
+      modmuls_ += terms * elems;
+      modadds_ += terms * elems;
+      energy = terms * elems * (cfg_.modmul_energy_pj + cfg_.modadd_energy_pj);
       break;
     case pcs::Ntt::kAutomorph:
       automorph_elements_ += elems;
@@ -269,7 +291,7 @@ IssueResult NttEngine::commit(const pcs::Ntt& n, uint64_t now, uint64_t start, u
   res.accept_cycle = now + 1;  // one command dispatched per cycle into the internal engines
   res.done_cycle = done;
   res.energy_pj = energy;
-  res.spm_bytes_read = r.src0_bytes + r.src1_bytes + (r.dst_read ? r.dst_bytes : 0) + r.moduli_bytes;
+  res.spm_bytes_read = r.source_reads() + (r.dst_read ? r.dst_bytes : 0) + r.moduli_bytes;
   res.spm_bytes_written = r.dst_bytes;
   return res;
 }
@@ -301,7 +323,32 @@ const ntt::BaseConverter& NttEngine::converter(const std::vector<uint64_t>& q, u
   return *c;
 }
 
+void NttEngine::execute_terms(const pcs::Ntt& n, const MemView& spm, const std::vector<uint64_t>& q) {
+  const size_t N = size_t(1) << n.log_n, words = size_t(n.limbs) * N;
+  const uint32_t bits = cfg_.storage_bits;
+  auto load = [&](uint64_t at, std::vector<uint64_t>& out) {
+    out.resize(words);
+    if (bits == 64)
+      std::memcpy(out.data(), spm.data + at, words * 8);
+    else
+      ntt::unpack_residues(spm.data + at, words, bits, out.data());
+  };
+  std::vector<uint64_t> acc(words, 0), a, b;
+  if (n.op == pcs::Ntt::kMulAccMod) load(n.dst, acc);
+  for (uint32_t t = 0; t < n.term_count(); ++t) {
+    load(n.src0 + uint64_t(t) * n.src0_stride, a);
+    load(n.src1 + uint64_t(t) * n.src1_stride, b);
+    for (uint32_t i = 0; i < n.limbs; ++i)
+      ntt::mul_acc_vec(a.data() + i * N, b.data() + i * N, acc.data() + i * N, uint32_t(N), q[i]);
+  }
+  if (bits == 64)
+    std::memcpy(spm.data + n.dst, acc.data(), words * 8);
+  else
+    ntt::pack_residues(acc.data(), words, bits, spm.data + n.dst);
+}
+
 void NttEngine::execute(const pcs::Ntt& n, const MemView& spm, const std::vector<uint64_t>& q) {
+  if (has_terms(n.op) && n.term_count() > 1) return execute_terms(n, spm, q);
   const uint32_t N = 1u << n.log_n;
   // check() resolved everything that can fault before the first write.
   std::vector<const ntt::NttTables*> tabs;

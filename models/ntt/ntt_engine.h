@@ -22,7 +22,9 @@
 //   bconv     L * L' * N / bconv_macs + bconv_latency_cycles   (BEHZ/HPS fast base conversion:
 //             one MAC per source limb, target limb and coefficient; the [x*qhat^-1] prescale
 //             runs in the same pipeline)
-//   ewe       L * N / modmul_lanes + ewe_latency_cycles
+//   ewe       terms * L * N / modmul_lanes + ewe_latency_cycles  (terms = 1 except a mul_mod or
+//             mul_acc_mod summing several products, pcs::Ntt::terms: one pipeline fill per sum,
+//             the accumulator stays in the MAC lanes and dst is read and written once)
 //   automorph L * N / automorph_lanes + automorph_latency_cycles
 // and, when spm_words_per_cycle > 0, at least (words read + words written) / spm_words_per_cycle
 // plus the fill. Energy: butterflies * butterfly_energy_pj; element-wise multiplies and BConv
@@ -63,6 +65,9 @@ class NttEngine : public Engine {
   /// Control cycles of an NTT command besides its rows and its pipeline drain: start (1), the
   /// first twiddle beat before the first row (1), done after the last result (1).
   static constexpr uint64_t kNttHandshakeCycles = 3;
+  /// Most products one mul_mod / mul_acc_mod sums (pcs::Ntt::terms): the largest dnum of the
+  /// lowering's parameter sets is far below it.
+  static constexpr uint32_t kMaxTerms = 4096;
 
   explicit NttEngine(const NttConfig& cfg) : cfg_(cfg) {}
 
@@ -102,6 +107,8 @@ class NttEngine : public Engine {
   IssueResult commit(const pcs::Ntt& n, uint64_t now, uint64_t start, uint64_t cycles);
   /// Computes `n` on the scratchpad (functional mode); `q` from check().
   void execute(const pcs::Ntt& n, const MemView& spm, const std::vector<uint64_t>& q);
+  /// A sum of several products (terms > 1): dst does not overlap the sources (check()).
+  void execute_terms(const pcs::Ntt& n, const MemView& spm, const std::vector<uint64_t>& q);
 
   uint64_t next_free(Unit u) const { return next_free_[u]; }
   /// Latest completion cycle of any command issued so far.

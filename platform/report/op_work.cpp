@@ -56,10 +56,13 @@ std::vector<OpWork> count_op_work(const pcs::Program& p, uint64_t hbm_base, uint
       switch (n->op) {
         case pcs::Ntt::kForward:
         case pcs::Ntt::kInverse: o.ntt_limb_transforms += n->limbs; break;
-        case pcs::Ntt::kMulMod: o.modmul_words += words; break;
+        case pcs::Ntt::kMulMod:  // a sum of terms products: terms - 1 additions
+          o.modmul_words += words * n->term_count();
+          o.modadd_words += words * (n->term_count() - 1);
+          break;
         case pcs::Ntt::kMulAccMod:
-          o.modmul_words += words;
-          o.modadd_words += words;
+          o.modmul_words += words * n->term_count();
+          o.modadd_words += words * n->term_count();
           break;
         case pcs::Ntt::kAddMod:
         case pcs::Ntt::kSubMod: o.modadd_words += words; break;

@@ -104,6 +104,9 @@ TEST(PcsCommand, NttOffsets) {
   n.dst = 0x4A4B4C4D;
   n.moduli = 0x5A5B5C5D;
   n.galois = 0x6A6B6C6D;
+  n.terms = 0x7A7B7C7D;
+  n.src0_stride = 0x8A8B8C8D;
+  n.src1_stride = 0x9A9B9C9D;
   const Bytes b = enc(make_ntt(n));
   EXPECT_EQ(b[8], 17);
   EXPECT_EQ(le(b, 9, 4), n.limbs);
@@ -113,7 +116,10 @@ TEST(PcsCommand, NttOffsets) {
   EXPECT_EQ(le(b, 25, 4), n.dst);
   EXPECT_EQ(le(b, 29, 4), n.moduli);
   EXPECT_EQ(le(b, 33, 4), n.galois);
-  for (int i = 37; i < 64; ++i) EXPECT_EQ(b[i], 0) << i;
+  EXPECT_EQ(le(b, 37, 4), n.terms);
+  EXPECT_EQ(le(b, 41, 4), n.src0_stride);
+  EXPECT_EQ(le(b, 45, 4), n.src1_stride);
+  for (int i = 49; i < 64; ++i) EXPECT_EQ(b[i], 0) << i;
 }
 
 TEST(PcsCommand, VectorOffsets) {

@@ -22,6 +22,18 @@ void FheCommandWriter::ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t ds
   out_.commands.push_back(pcs::make_ntt(n, tag_));
 }
 
+void FheCommandWriter::sum_of_products(bool accumulate, uint64_t src0, uint64_t src0_stride, uint64_t src1,
+                                       uint64_t src1_stride, uint64_t dst, uint32_t terms, uint32_t limbs,
+                                       uint32_t moduli) {
+  ntt(accumulate ? pcs::Ntt::kMulAccMod : pcs::Ntt::kMulMod, src0, src1, dst, limbs, moduli);
+  if (terms > 1) {
+    auto& n = std::get<pcs::Ntt>(out_.commands.back().body);
+    n.terms = terms;
+    n.src0_stride = uint32_t(src0_stride);
+    n.src1_stride = uint32_t(src1_stride);
+  }
+}
+
 void FheCommandWriter::bconv(const std::vector<uint64_t>& chain, uint64_t src, Range from, uint64_t dst,
                              Range to) {
   std::vector<uint64_t> m(chain.begin() + from.lo, chain.begin() + from.hi);

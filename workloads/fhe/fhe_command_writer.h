@@ -42,6 +42,11 @@ class FheCommandWriter {
   /// its moduli table).
   void ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t dst, uint32_t limbs, uint32_t moduli,
            uint32_t out_limbs = 0, uint32_t galois = 1);
+  /// dst (+)= sum over `terms` products of `limbs` limbs: term t reads src0 + t*src0_stride and
+  /// src1 + t*src1_stride (bytes); `accumulate`: mul_acc_mod (dst +=), else mul_mod (dst =). One
+  /// command (pcs::Ntt::terms) however many terms.
+  void sum_of_products(bool accumulate, uint64_t src0, uint64_t src0_stride, uint64_t src1, uint64_t src1_stride,
+                       uint64_t dst, uint32_t terms, uint32_t limbs, uint32_t moduli);
   /// Base conversion of limbs `from` at `src` to limbs `to` at `dst` (moduli from `chain`).
   void bconv(const std::vector<uint64_t>& chain, uint64_t src, Range from, uint64_t dst, Range to);
   void sync(pcs::Opcode op, pcs::Queue q, uint32_t sem);

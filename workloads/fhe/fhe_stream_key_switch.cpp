@@ -248,11 +248,10 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
         const uint32_t m = s().moduli(lo, K);
         const uint64_t off = v.log_n < log_n && !acc_slice ? uint64_t(v.slice) * s().limb_bytes(v.log_n) : 0;
         const uint64_t src = rotated(v, 0, 2, n, m, gal);
-        for (uint32_t j = j0; j < j1; ++j)
-          for (uint32_t k = 0; k < 2; ++k)
-            s().ntt(f && j == j0 ? pcs::Ntt::kMulMod : pcs::Ntt::kMulAccMod,
-                    src + (j - j0) * v.poly_stride[0], at(v, 1, 2 * (j - j0) + k),
-                    acc.addr + k * acc.poly_stride + off, n, v.log_n, m);
+        // Per key component k: one command sums the j1 - j0 digits' products.
+        for (uint32_t k = 0; k < 2; ++k)
+          s().sum_of_products(!f, src, v.poly_stride[0], at(v, 1, k), 2 * v.poly_stride[1],
+                              acc.addr + k * acc.poly_stride + off, j1 - j0, n, v.log_n, m);
         if (ex) ex(v, 3);
       };
       first = false;

@@ -48,6 +48,20 @@ void FheStreamer::ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t dst, ui
   w_.ntt(op, src0, src1, dst, limbs, moduli, out_limbs, galois);
 }
 
+void FheStreamer::sum_of_products(bool accumulate, uint64_t src0, uint64_t src0_stride, uint64_t src1,
+                                  uint64_t src1_stride, uint64_t dst, uint32_t terms, uint32_t limbs,
+                                  uint32_t log_n, uint32_t moduli) {
+  if (dry_) return;
+  const uint64_t bytes = limbs * limb_bytes(log_n);
+  for (uint32_t t = 0; t < terms; ++t) {
+    sync_.ntt_access(src0 + t * src0_stride, src0 + t * src0_stride + bytes);
+    sync_.ntt_access(src1 + t * src1_stride, src1 + t * src1_stride + bytes);
+  }
+  sync_.ntt_access(dst, dst + bytes);
+  w_.set_log_n(log_n);
+  w_.sum_of_products(accumulate, src0, src0_stride, src1, src1_stride, dst, terms, limbs, moduli);
+}
+
 void FheStreamer::bconv(uint64_t src, Range from, uint64_t dst, Range to, uint32_t log_n) {
   if (dry_) return;
   const uint64_t lb = limb_bytes(log_n);

@@ -117,6 +117,9 @@ class FheStreamer {
   /// One NTT-unit command on scratchpad operands (sync on every range it touches).
   void ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t dst, uint32_t limbs, uint32_t log_n,
            uint32_t moduli, uint32_t out_limbs = 0, uint32_t galois = 1);
+  /// dst (+)= sum of `terms` products (FheCommandWriter::sum_of_products; sync on each term's ranges).
+  void sum_of_products(bool accumulate, uint64_t src0, uint64_t src0_stride, uint64_t src1, uint64_t src1_stride,
+                       uint64_t dst, uint32_t terms, uint32_t limbs, uint32_t log_n, uint32_t moduli);
   /// Base conversion of `from` (chain slots) at `src` to `to` at `dst`.
   void bconv(uint64_t src, Range from, uint64_t dst, Range to, uint32_t log_n);
   /// Copies `bytes` of HBM offset `hbm` to scratchpad offset `spm` as one DMA (2-D: `n1` rows,

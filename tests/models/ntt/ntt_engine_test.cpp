@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "models/ntt/ntt_storage.h"
+
 namespace photon {
 namespace {
 
@@ -184,6 +186,137 @@ TEST(NttEngine, CycleFormulasPerInternalEngine) {
   c.spm_words_per_cycle = 64;  // MulAcc moves 4 words per element
   n.op = pcs::Ntt::kMulAccMod;
   EXPECT_EQ(NttEngine::busy_cycles(n, c), 4ull * 36 * 65536 / 64 + 4);
+}
+
+// A sum of products (terms > 1) against the naive sum of per-term mul_mod results, in 64-bit
+// and in packed 36-bit storage; its cycles are one fill for the whole sum.
+TEST(NttEngine, SumOfProductsMatchesTheNaiveSum) {
+  const uint32_t log_n = 8, N = 256, limbs = 2, terms = 5;
+  const auto qs = ntt::generate_ntt_primes(36, log_n, limbs);
+  for (uint32_t bits : {64u, 36u}) {
+    NttConfig cfg;
+    cfg.storage_bits = bits;
+    const uint64_t lb = uint64_t(bits) * N / 8, term = limbs * lb;
+    // src0: terms contiguous; src1: every other term slot used (a stride of two terms), as the
+    // key switch interleaves the two key components.
+    const uint64_t a = 64, b = a + terms * term, d = b + 2 * terms * term;
+    Spm spm((d + term) / 8 + 8);
+    std::memcpy(spm.at(0), qs.data(), limbs * 8);
+    std::mt19937_64 rng(bits);
+    std::vector<std::vector<uint64_t>> x(terms), y(terms);
+    auto put = [&](uint64_t at, const std::vector<uint64_t>& v) {
+      if (bits == 64)
+        std::memcpy(spm.at(at), v.data(), v.size() * 8);
+      else
+        ntt::pack_residues(v.data(), v.size(), bits, reinterpret_cast<uint8_t*>(spm.words.data()) + at);
+    };
+    auto get = [&](uint64_t at) {
+      std::vector<uint64_t> v(limbs * N);
+      if (bits == 64)
+        std::memcpy(v.data(), spm.at(at), v.size() * 8);
+      else
+        ntt::unpack_residues(reinterpret_cast<uint8_t*>(spm.words.data()) + at, v.size(), bits, v.data());
+      return v;
+    };
+    for (uint32_t t = 0; t < terms; ++t) {
+      x[t].resize(limbs * N);
+      y[t].resize(limbs * N);
+      for (uint32_t i = 0; i < limbs * N; ++i) {
+        x[t][i] = rng() % qs[i / N];
+        y[t][i] = rng() % qs[i / N];
+      }
+      put(a + t * term, x[t]);
+      put(b + 2 * t * term, y[t]);
+    }
+    std::vector<uint64_t> start(limbs * N);
+    for (uint32_t i = 0; i < limbs * N; ++i) start[i] = rng() % qs[i / N];
+    put(d, start);
+    // Oracle: dst + sum_t x_t * y_t, one mul_vec and one addition at a time.
+    std::vector<uint64_t> want = start, prod(N);
+    for (uint32_t t = 0; t < terms; ++t)
+      for (uint32_t l = 0; l < limbs; ++l) {
+        ntt::mul_vec(x[t].data() + l * N, y[t].data() + l * N, prod.data(), N, qs[l]);
+        for (uint32_t i = 0; i < N; ++i) want[l * N + i] = (want[l * N + i] + prod[i]) % qs[l];
+      }
+    NttEngine e(cfg);
+    pcs::Ntt n;
+    n.op = pcs::Ntt::kMulAccMod;
+    n.log_n = log_n;
+    n.limbs = limbs;
+    n.src0 = uint32_t(a);
+    n.src1 = uint32_t(b);
+    n.dst = uint32_t(d);
+    n.terms = terms;
+    n.src0_stride = uint32_t(term);
+    n.src1_stride = uint32_t(2 * term);
+    e.issue(cmd(n), 0, spm.view());
+    EXPECT_EQ(get(d), want) << bits << "-bit storage, mul_acc_mod";
+    // mul_mod: the same sum without the destination's old value.
+    n.op = pcs::Ntt::kMulMod;
+    put(d, start);
+    e.issue(cmd(n), 0, spm.view());
+    std::vector<uint64_t> want_mul(limbs * N);
+    for (uint32_t i = 0; i < limbs * N; ++i) want_mul[i] = (want[i] + qs[i / N] - start[i]) % qs[i / N];
+    EXPECT_EQ(get(d), want_mul) << bits << "-bit storage, mul_mod";
+    EXPECT_EQ(e.counters()["modmuls"], 2.0 * terms * limbs * N);
+    EXPECT_EQ(e.counters()["modadds"], double(terms + terms - 1) * limbs * N);
+  }
+  // Cycles: terms * L * N / modmul_lanes + one fill; with a scratchpad port limit, 2 words per
+  // product plus dst read and written once.
+  NttConfig c;
+  c.modmul_lanes = 512;
+  c.ewe_latency_cycles = 4;
+  pcs::Ntt n;
+  n.op = pcs::Ntt::kMulAccMod;
+  n.log_n = 16;
+  n.limbs = 2;
+  n.terms = 15;
+  n.src0_stride = n.src1_stride = 1u << 20;
+  EXPECT_EQ(NttEngine::busy_cycles(n, c), 15ull * 2 * 65536 / 512 + 4);
+  c.spm_words_per_cycle = 64;
+  EXPECT_EQ(NttEngine::busy_cycles(n, c), (2ull * 15 + 2) * 2 * 65536 / 64 + 4);
+}
+
+TEST(NttEngine, SumOfProductsFaults) {
+  const uint32_t log_n = 8, N = 256;
+  const auto q = ntt::generate_ntt_primes(40, log_n, 1);
+  Spm spm(8 * N);
+  spm.at(0)[0] = q[0];
+  NttEngine e(NttConfig{});
+  pcs::Ntt n;
+  n.op = pcs::Ntt::kMulAccMod;
+  n.log_n = log_n;
+  n.src0 = 64;
+  n.src1 = 64 + 4 * N * 8;
+  n.dst = 64 + N * 8;  // inside the second term of src0
+  n.terms = 3;
+  n.src0_stride = n.src1_stride = N * 8;
+  auto fault = [&](const char* want) {
+    try {
+      e.issue(cmd(n), 0, spm.view());
+      ADD_FAILURE() << "no fault, expected: " << want;
+    } catch (const UnitFault& f) {
+      EXPECT_EQ(f.code(), UnitErrorCode::DECODE);
+      EXPECT_NE(std::string(f.what()).find(want), std::string::npos) << f.what();
+    }
+  };
+  const auto snapshot = spm.words;
+  fault("overlaps its sources");
+  n.dst = 64 + 3 * N * 8;
+  n.op = pcs::Ntt::kAddMod;
+  fault("terms and strides are for mul_mod and mul_acc_mod, not add_mod");
+  n.op = pcs::Ntt::kMulMod;
+  n.src0_stride = 12;
+  fault("multiples of 8 bytes");
+  n.src0_stride = N * 8;
+  n.terms = NttEngine::kMaxTerms + 1;
+  fault("above 4096");
+  n.terms = 4;  // the last term of src1 runs past the scratchpad
+  try {
+    e.issue(cmd(n), 0, spm.view());
+    ADD_FAILURE();
+  } catch (const UnitFault& f) { EXPECT_EQ(f.code(), UnitErrorCode::ADDRESS); }
+  EXPECT_EQ(spm.words, snapshot);
 }
 
 // The stage-dependency formula of models/ntt/README.md at points where stages wait.
