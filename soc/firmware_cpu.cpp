@@ -65,6 +65,11 @@ void FirmwareCpu::mmio(bool write, uint32_t addr, uint32_t* words, uint32_t coun
   }
   // The words of a burst reach the quantum keeper one by one, as `count` single accesses would:
   // a synchronisation falls after the same word either way.
+  if (count == 1 || sc_core::sc_time_stamp() + delay < qk_.next_sync_point()) {  // no word reaches it
+    qk_.set(delay);
+    if (qk_.need_sync()) qk_.sync();
+    return;
+  }
   const sc_core::sc_time per_word = (delay - before) / double(count);
   sc_core::sc_time local = before;
   for (uint32_t i = 0; i < count; ++i) {

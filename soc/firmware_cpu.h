@@ -22,6 +22,12 @@
 
 namespace photon {
 
+/// The TLM-2.0 quantum keeper, with the time of its next synchronisation readable.
+class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
+ public:
+  sc_core::sc_time next_sync_point() const { return m_next_sync_point; }
+};
+
 class FirmwareCpu : public sc_core::sc_module, public CpuModel {
  public:
   tlm_utils::simple_initiator_socket<FirmwareCpu> ctrl;
@@ -60,7 +66,7 @@ class FirmwareCpu : public sc_core::sc_module, public CpuModel {
   CpuConfig cfg_;
   IrqController& irq_;
   TraceRecorder* trace_;
-  tlm_utils::tlm_quantumkeeper qk_;
+  QuantumKeeper qk_;
   sc_core::sc_time cycle_;
   bool finished_ = false;
   unsigned final_state_ = 0;

@@ -33,15 +33,17 @@ RegisterBlock::RegisterBlock(const std::string& instance) : instance_(instance) 
     size_ = std::max(size_, s.offset + 4 * s.count);
   }
   if (!found) throw Error("no register block instance '" + instance + "' in registers.yaml");
+  reg_of_word_.assign(size_ / 4, 0);
+  for (size_t i = 0; i < regs_.size(); ++i)
+    for (uint32_t w = 0; w < regs_[i].count; ++w) reg_of_word_[regs_[i].offset / 4 + w] = uint16_t(i + 1);
 }
 
 RegisterBlock::Reg* RegisterBlock::find(uint32_t offset, uint32_t& index) {
-  for (auto& r : regs_)
-    if (offset >= r.offset && offset < r.offset + 4 * r.count) {
-      index = (offset - r.offset) / 4;
-      return &r;
-    }
-  return nullptr;
+  const uint32_t word = offset / 4;
+  if (word >= reg_of_word_.size() || reg_of_word_[word] == 0) return nullptr;
+  Reg& r = regs_[reg_of_word_[word] - 1];
+  index = (offset - r.offset) / 4;
+  return &r;
 }
 
 RegisterBlock::Reg& RegisterBlock::at(const regs::RegRef& r, uint32_t index) {

@@ -88,6 +88,7 @@ class RegisterBlock {
   uint16_t block_id_ = 0;
   uint32_t base_ = 0, size_ = 0;
   std::vector<Reg> regs_;
+  std::vector<uint16_t> reg_of_word_;  ///< per 32-bit word of the block: 1 + its register's index, 0: none
   uint64_t access_errors_ = 0;
   std::string last_error_;
 };

@@ -58,6 +58,8 @@ struct StreamShape {
   }
 };
 
+struct ShapeMemo;
+
 /// Where the program's ciphertext buffers live and how the scratchpad is divided.
 struct FheStreamPlan {
   const FheMemoryPlan* mem = nullptr;  ///< chain geometry (resident layout not used)
@@ -80,6 +82,9 @@ struct FheStreamPlan {
   /// Per pinned key: the Q limbs of its highest-level use (what its slot loads, with the digits
   /// that use reads and the P limbs; L + 1 loads the whole key).
   std::vector<uint32_t> pinned_q_limbs;
+  /// Shape costs measured under this plan or its trial variants, shared by the planner's probes
+  /// and the lowerer (null: each lowerer measures for itself). See StreamLowerer::costs_of.
+  std::shared_ptr<ShapeMemo> shapes;
 };
 
 class StreamLowerer;
@@ -188,7 +193,18 @@ class StreamLowerer {
   FheKeyCache& keys_;
   std::map<KeyId, int> pinned_slot_;
   std::vector<bool> pinned_loaded_;
-  std::map<std::string, std::vector<std::pair<StreamShape, ShapeCost>>> measured_;
+  using Costs = std::vector<std::pair<StreamShape, ShapeCost>>;
+  /// The shapes of `op` measured so far: shared through plan.shapes when the costs depend only
+  /// on the op, the shape and the residency (no key slots: a dry run's key loads then depend
+  /// on no earlier run), else this lowerer's own.
+  Costs& costs_of(const FheOp& op);
+  std::map<std::string, Costs> measured_;
+  friend struct ShapeMemo;
+};
+
+/// Shape costs by op signature and residency (ciphertext slots, constants tile width).
+struct ShapeMemo {
+  std::map<std::string, StreamLowerer::Costs> costs;
 };
 
 // The op table's streamed emitters (fhe_stream_ops.cpp, fhe_stream_key_switch.cpp).

@@ -308,7 +308,7 @@ StreamLowerer::ShapeCost StreamLowerer::measure(const FheOp& o, const StreamShap
 std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const FheOp& o, uint64_t room) {
   const FheOpTraits& t = fhe_op_traits(o.kind);
   if (!t.stream) return std::make_pair(StreamShape{}, uint64_t(0));
-  auto& seen = measured_[signature(o)];
+  auto& seen = costs_of(o);
   auto cost_of = [&](const StreamShape& s) {
     for (const auto& [sh, c] : seen)
       if (sh == s) return c;
@@ -440,8 +440,14 @@ uint64_t StreamLowerer::min_bytes(const FheOp& o) {
   if (s) return s->second;
   // The smallest: every knob at its limit, of each regime.
   uint64_t best = ~uint64_t(0);
-  for (const auto& [sh, c] : measured_[signature(o)]) best = std::min(best, c.spm);
+  for (const auto& [sh, c] : costs_of(o)) best = std::min(best, c.spm);
   return best;
+}
+
+StreamLowerer::Costs& StreamLowerer::costs_of(const FheOp& o) {
+  if (!plan.shapes || plan.slots > 0 || !plan.pinned.empty()) return measured_[signature(o)];
+  return plan.shapes->costs[fmt::format("{}|{}{}{}|{}", signature(o), plan.cur_spm.has_value(),
+                                        plan.opb_spm.has_value(), plan.d2_spm.has_value(), plan.konst_limbs)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -563,6 +569,7 @@ FheStreamPlan plan_fhe_stream(const std::vector<FheOp>& ops, const RunConfig& cf
   p.konst_limbs = 1;
   p.work_base = tables + konst1;
   p.work_limit = cap;
+  p.shapes = std::make_shared<ShapeMemo>();
 
   // Shapes are measured by a dry lowerer on a trial plan (its residency decides the rings).
   struct Probe {
