@@ -52,20 +52,18 @@ void ControlBus::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   }
   const uint32_t off = uint32_t(addr - b->base());
   unsigned char* data = gp.get_data_ptr();
-  for (uint32_t i = 0; i < words; ++i) {
-    uint32_t v = 0;
-    bool ok;
-    if (gp.is_read()) {
-      ok = b->read(off + 4 * i, v);
-      if (ok) std::memcpy(data + 4 * i, &v, 4);
-    } else {
-      std::memcpy(&v, data + 4 * i, 4);
-      ok = b->write(off + 4 * i, v);
-    }
-    if (!ok) {
-      fail(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, b->last_error());
-      return;
-    }
+  uint32_t v[kMaxBurstBytes / 4];
+  bool ok = true;
+  if (gp.is_read()) {
+    for (uint32_t i = 0; i < words && ok; ++i) ok = b->read(off + 4 * i, v[i]);
+    if (ok) std::memcpy(data, v, len);
+  } else {
+    std::memcpy(v, data, len);
+    ok = b->write(off, v, words);
+  }
+  if (!ok) {
+    fail(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, b->last_error());
+    return;
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

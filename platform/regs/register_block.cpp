@@ -1,5 +1,6 @@
 #include "platform/regs/register_block.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "base/error.h"
@@ -83,14 +84,24 @@ bool RegisterBlock::read(uint32_t offset, uint32_t& value) {
   return true;
 }
 
-bool RegisterBlock::write(uint32_t offset, uint32_t value) {
-  uint32_t index = 0;
+bool RegisterBlock::write(uint32_t offset, uint32_t value) { return write(offset, &value, 1); }
+
+bool RegisterBlock::write(uint32_t offset, const uint32_t* values, uint32_t count) {
   if (offset % 4) return reject("misaligned write of " + instance_ + " at " + hex(offset));
-  Reg* r = find(offset, index);
-  if (!r) return reject("write of unmapped " + instance_ + " offset " + hex(offset));
-  if (r->access == RegAccess::ReadOnly) return reject("write to read-only " + instance_ + "." + r->name);
-  if (r->access != RegAccess::WriteOneToClear) r->values[index] = value;
-  if (r->write_hook) r->write_hook(index, value);
+  while (count > 0) {
+    uint32_t index = 0;
+    Reg* r = find(offset, index);
+    if (!r) return reject("write of unmapped " + instance_ + " offset " + hex(offset));
+    if (r->access == RegAccess::ReadOnly) return reject("write to read-only " + instance_ + "." + r->name);
+    const uint32_t n = std::min(count, r->count - index);  // the words of this register's array
+    for (uint32_t i = 0; i < n; ++i) {
+      if (r->access != RegAccess::WriteOneToClear) r->values[index + i] = values[i];
+      if (r->write_hook) r->write_hook(index + i, values[i]);
+    }
+    offset += 4 * n;
+    values += n;
+    count -= n;
+  }
   return true;
 }
 

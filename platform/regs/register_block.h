@@ -58,6 +58,9 @@ class RegisterBlock {
   /// unmapped offset, a misaligned access or an access the register's rule forbids.
   bool read(uint32_t offset, uint32_t& value);
   bool write(uint32_t offset, uint32_t value);
+  /// `count` consecutive words from `offset`, in order, as `count` single writes (stops at the
+  /// first refused one, whose error is kept).
+  bool write(uint32_t offset, const uint32_t* values, uint32_t count);
 
   /// Model-side access (no access rules, no hooks). Throws Error for another block's register
   /// or an index outside the register's array.

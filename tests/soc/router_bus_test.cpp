@@ -148,3 +148,52 @@ TEST(ControlBus, ErrorResponsesForUnmappedAndForbiddenAccesses) {
   EXPECT_EQ(j["errors"], 3);
   EXPECT_NE(j["log"][0].get<std::string>().find("read-only SYS.ID"), std::string::npos);
 }
+
+// A burst is the same accesses to consecutive registers, one by one: values, latency per word,
+// and the errors of a burst that is not whole words, too long, past the block or refused.
+TEST(ControlBus, BurstsAreConsecutiveSingleAccesses) {
+  std::string out = photon_test::run_forked([] {
+    Initiator ini("ini");
+    photon::ControlBus bus("bus", sc_core::sc_time(10, sc_core::SC_NS));
+    photon::RegisterBlock sys("SYS");
+    bus.attach(&sys);
+    ini.sock.bind(bus.ctrl);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    uint32_t ring[3] = {0x1000, 0x1, 4096};  // RING_BASE_LO, RING_BASE_HI, RING_SIZE
+    auto w = ini.access(true, PHOTON_SYS_BASE + PHOTON_SYS_RING_BASE_LO, reinterpret_cast<uint8_t*>(ring), 12);
+    uint32_t back[3] = {};
+    auto r = ini.access(false, PHOTON_SYS_BASE + PHOTON_SYS_RING_BASE_LO, reinterpret_cast<uint8_t*>(back), 12);
+    uint8_t buf[68] = {};
+    auto odd = ini.access(true, PHOTON_SYS_BASE + PHOTON_SYS_STATUS, buf, 6);
+    auto longer = ini.access(true, PHOTON_SYS_BASE + PHOTON_SYS_STATUS, buf, 68);
+    auto past = ini.access(true, PHOTON_SYS_BASE + PHOTON_SYS_DISPATCHED, buf, 8);
+    auto ro = ini.access(true, PHOTON_SYS_BASE + PHOTON_SYS_ID, buf, 8);
+    return nlohmann::json{{"w", w.first == tlm::TLM_OK_RESPONSE},
+                          {"w_ns", w.second},
+                          {"r", r.first == tlm::TLM_OK_RESPONSE},
+                          {"back", {back[0], back[1], back[2]}},
+                          {"regs",
+                           {sys.get(photon::regs::SYS::RING_BASE_LO), sys.get(photon::regs::SYS::RING_BASE_HI),
+                            sys.get(photon::regs::SYS::RING_SIZE)}},
+                          {"odd", odd.first == tlm::TLM_BURST_ERROR_RESPONSE},
+                          {"longer", longer.first == tlm::TLM_BURST_ERROR_RESPONSE},
+                          {"past", past.first == tlm::TLM_BURST_ERROR_RESPONSE},
+                          {"ro", ro.first == tlm::TLM_COMMAND_ERROR_RESPONSE},
+                          {"log", bus.error_log()}}
+        .dump();
+  });
+  auto j = nlohmann::json::parse(out);
+  EXPECT_TRUE(j["w"]);
+  EXPECT_DOUBLE_EQ(j["w_ns"].get<double>(), 30.0);  // 3 words at 10 ns
+  EXPECT_TRUE(j["r"]);
+  EXPECT_EQ(j["back"], nlohmann::json({0x1000, 1, 4096}));
+  EXPECT_EQ(j["regs"], nlohmann::json({0x1000, 1, 4096}));
+  EXPECT_TRUE(j["odd"]);
+  EXPECT_TRUE(j["longer"]);
+  EXPECT_TRUE(j["past"]);
+  EXPECT_TRUE(j["ro"]);
+  ASSERT_EQ(j["log"].size(), 4u);
+  EXPECT_NE(j["log"][0].get<std::string>().find("6 bytes"), std::string::npos) << j["log"][0];
+  EXPECT_NE(j["log"][2].get<std::string>().find("runs past the end of block SYS"), std::string::npos) << j["log"][2];
+  EXPECT_NE(j["log"][3].get<std::string>().find("read-only SYS.ID"), std::string::npos) << j["log"][3];
+}
