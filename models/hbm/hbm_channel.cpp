@@ -348,7 +348,12 @@ void HbmChannelController::fast_forward(uint64_t n, const HbmCounters& d, uint64
                                         uint64_t accesses) {
   if (n == 0 || accesses == 0) return;
   const double f = double(n) / double(accesses);
-  auto scaled = [f](uint64_t v) { return uint64_t(std::llround(double(v) * f)); };
+  // Rounded half away from zero, as std::llround (y - trunc(y) is exact for these magnitudes).
+  auto scaled = [f](uint64_t v) {
+    const double y = double(v) * f;
+    const uint64_t t = uint64_t(y);
+    return y - double(t) >= 0.5 ? t + 1 : t;
+  };
   const uint64_t T = scaled(cycles);
   ctr_.reads += scaled(d.reads);
   ctr_.writes += scaled(d.writes);

@@ -199,6 +199,9 @@ class StreamLowerer {
   /// on no earlier run), else this lowerer's own.
   Costs& costs_of(const FheOp& op);
   std::map<std::string, Costs> measured_;
+  /// shape_for's search (uncached).
+  std::optional<std::pair<StreamShape, uint64_t>> choose_shape(const FheOp& op, uint64_t bytes);
+  std::map<std::pair<std::string, uint64_t>, std::optional<std::pair<StreamShape, uint64_t>>> chosen_;
   friend struct ShapeMemo;
 };
 

@@ -308,6 +308,14 @@ StreamLowerer::ShapeCost StreamLowerer::measure(const FheOp& o, const StreamShap
 std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::shape_for(const FheOp& o, uint64_t room) {
   const FheOpTraits& t = fhe_op_traits(o.kind);
   if (!t.stream) return std::make_pair(StreamShape{}, uint64_t(0));
+  // The choice for an op signature and a room, once per lowerer (its plan is fixed).
+  auto [hit, fresh] = chosen_.try_emplace({signature(o), room});
+  if (!fresh) return hit->second;
+  hit->second = choose_shape(o, room);
+  return hit->second;
+}
+
+std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::choose_shape(const FheOp& o, uint64_t room) {
   auto& seen = costs_of(o);
   auto cost_of = [&](const StreamShape& s) {
     for (const auto& [sh, c] : seen)
