@@ -111,7 +111,7 @@ QueueUnit::Timing DmaUnit::execute(const pcs::Command& c, uint32_t) {
 
   const uint64_t total = d->inner_bytes * d->n1 * d->n2;  // below kMaxCopyBytes (check)
   auto known = trips_.find(pair_of(*d));
-  const Plan pl = plan(*d, cfg_.trip_patience > 0 && known != trips_.end() && known->second.stale >= cfg_.trip_patience);
+  const Plan pl = plan(*d, known != trips_.end() && settled(known->second.stale));
   const uint64_t per_row = pl.per_row, bursts = pl.bursts, exact = pl.exact;
 
   const sc_time now = sc_core::sc_time_stamp();
@@ -216,10 +216,10 @@ void DmaUnit::bulk_streams(const pcs::Command& c, std::vector<BulkStream>& out) 
   } catch (const UnitFault&) {
     return;  // execute() refuses it: it issues nothing
   }
-  // As execute() decides, taking each measurement as no improvement: the first trip_patience
-  // bulk copies of a pair after its first measure (the fewest execute() can let measure).
+  // As execute() decides, taking each measurement as no improvement: a pair's first bulk copy
+  // and the trip_patience after it measure (the fewest execute() can let measure).
   uint64_t& seen = planned_[pair_of(*d)];
-  const Plan p = plan(*d, cfg_.trip_patience > 0 && seen > cfg_.trip_patience);
+  const Plan p = plan(*d, seen > 0 && settled(seen - 1));
   if (!p.bulk) return;
   ++seen;
   for (const auto& [src, dst] : split_rest(*d, p.exact)) {

@@ -75,6 +75,9 @@ class DmaUnit : public QueueUnit {
   /// `measured`: the round trip between the copy's two memories has settled (dma.trip_patience),
   /// so a bulk copy streams from its first burst.
   Plan plan(const pcs::DmaCopy& d, bool measured) const;
+  /// dma.trip_patience: a pair's round trip is settled after `quiet` measuring copies in a row
+  /// that did not lower it (never with trip_patience = 0).
+  bool settled(uint64_t quiet) const { return cfg_.trip_patience > 0 && quiet >= cfg_.trip_patience; }
   /// A copy's memory pair: its source and destination 4 GiB regions.
   using MemoryPair = std::pair<uint64_t, uint64_t>;
   static MemoryPair pair_of(const pcs::DmaCopy& d) { return {d.src >> 32, d.dst >> 32}; }
