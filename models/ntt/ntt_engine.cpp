@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "models/ntt/ntt_storage.h"
 
 namespace photon {
@@ -93,12 +95,14 @@ void NttEngine::check_fields(const pcs::Ntt& n) {
                          " must be odd and below 2N = " + std::to_string(uint64_t(2) << n.log_n));
   }
   if ((n.src0 | n.src1 | n.dst | n.moduli) & 7u) throw decode_fault("operand offsets must be 8-byte aligned");
-  if (n.terms > 1 || n.src0_stride || n.src1_stride) {
+  if (n.terms || n.src0_stride || n.src1_stride) {
     if (!has_terms(n.op))
       throw decode_fault(std::string("terms and strides are for mul_mod and mul_acc_mod, not ") +
                          pcs::ntt_op_name(n.op));
     if (n.terms > kMaxTerms)
       throw decode_fault("terms " + std::to_string(n.terms) + " above " + std::to_string(kMaxTerms));
+    if (n.terms <= 1 && (n.src0_stride || n.src1_stride))
+      throw decode_fault("src0_stride / src1_stride without terms > 1 (one product has no next term)");
     if ((n.src0_stride | n.src1_stride) & 7u) throw decode_fault("term strides must be multiples of 8 bytes");
   }
 }
@@ -157,10 +161,15 @@ std::vector<uint64_t> NttEngine::check(const pcs::Ntt& n, const MemView& spm) {
     if (r.src1_bytes) spm.check(r.src1, r.src1_bytes, "ntt src1");
     spm.check(r.dst, r.dst_bytes, "ntt dst");
   }
-  if (r.terms > 1 && (overlaps(r.dst, r.dst_bytes, r.src0, r.src0 + r.src0_bytes) ||
-                      overlaps(r.dst, r.dst_bytes, r.src1, r.src1 + r.src1_bytes)))
-    throw decode_fault("dst of a " + std::to_string(r.terms) + "-term " + pcs::ntt_op_name(n.op) +
-                       " overlaps its sources (the sum is accumulated in dst)");
+  if (r.terms > 1)
+    for (int s = 0; s < 2; ++s) {
+      const uint64_t lo = s ? r.src1 : r.src0, bytes = s ? r.src1_bytes : r.src0_bytes;
+      if (overlaps(r.dst, r.dst_bytes, lo, lo + bytes))
+        throw decode_fault(fmt::format(
+            "dst [{:#x}, {:#x}) of a {}-term {} overlaps src{}'s terms, which span [{:#x}, {:#x}) (the sum is "
+            "accumulated in dst)",
+            r.dst, r.dst + r.dst_bytes, r.terms, pcs::ntt_op_name(n.op), s, lo, lo + bytes));
+    }
   if (spm.data == nullptr) return {};
   const uint32_t nmod = n.limbs + (n.op == pcs::Ntt::kBConv ? n.out_limbs : 0);
   std::vector<uint64_t> q(nmod);

@@ -301,7 +301,7 @@ TEST(NttEngine, SumOfProductsFaults) {
     }
   };
   const auto snapshot = spm.words;
-  fault("overlaps its sources");
+  fault("dst [0x840, 0x1040) of a 3-term mul_acc_mod overlaps src0's terms, which span [0x40, 0x1840)");
   n.dst = 64 + 3 * N * 8;
   n.op = pcs::Ntt::kAddMod;
   fault("terms and strides are for mul_mod and mul_acc_mod, not add_mod");
@@ -311,6 +311,13 @@ TEST(NttEngine, SumOfProductsFaults) {
   n.src0_stride = N * 8;
   n.terms = NttEngine::kMaxTerms + 1;
   fault("above 4096");
+  n.terms = 1;  // a stride without a next term
+  fault("src0_stride / src1_stride without terms > 1");
+  n.src0_stride = n.src1_stride = 0;
+  n.op = pcs::Ntt::kInverse;  // terms = 1 is still a field another op does not have
+  fault("terms and strides are for mul_mod and mul_acc_mod, not inverse");
+  n.op = pcs::Ntt::kMulMod;
+  n.src0_stride = n.src1_stride = N * 8;
   n.terms = 4;  // the last term of src1 runs past the scratchpad
   try {
     e.issue(cmd(n), 0, spm.view());
