@@ -145,12 +145,22 @@ class Assembler {
   }
 
   void directive_op(const std::vector<Token>& t) {
-    if (t.size() < 4) fail(t[0].col, ".op needs INDEX NAME KIND [DETAIL]");
-    if (t.size() > 5) fail(t[5].col, "too many operands for .op");
+    if (t.size() < 4) fail(t[0].col, ".op needs INDEX NAME KIND [DETAIL [FIGURE=BYTES]...]");
     const uint64_t idx = number(t[1].text, t[1].col, 0xFFFFFFFEu, "op index");
     if (idx != prog_.ops.size())
       fail(t[1].col, fmt::format("op index {} out of order, expected {}", idx, prog_.ops.size()));
-    prog_.ops.push_back({t[2].text, t[3].text, t.size() > 4 ? t[4].text : std::string(), {}});
+    OpInfo op{t[2].text, t[3].text, t.size() > 4 ? t[4].text : std::string(), {}};
+    // The op's memory figures (version 2), in their order: bare `name=value` after the detail.
+    for (size_t i = 5; i < t.size(); ++i) {
+      const auto eq = t[i].text.find('=');
+      if (t[i].quoted || eq == std::string::npos || eq == 0)
+        fail(t[i].col, "too many operands for .op (memory figures are written name=bytes)");
+      const std::string name = t[i].text.substr(0, eq);
+      for (const auto& [n, v] : op.memory)
+        if (n == name) fail(t[i].col, fmt::format("figure '{}' given twice", name));
+      op.memory.push_back({name, number(t[i].text.substr(eq + 1), t[i].col + int(eq) + 1, ~uint64_t(0), name)});
+    }
+    prog_.ops.push_back(std::move(op));
   }
 
   void append_list(const std::string& list, int col, bool is_f32, std::vector<uint8_t>& out) {

@@ -69,8 +69,10 @@ std::string disassemble(const Program& p) {
                                 p.commands.size(), p.ops.size(), p.segments.size());
   for (size_t i = 0; i < p.ops.size(); ++i) {
     const auto& op = p.ops[i];
-    out += fmt::format(".op {} {} {} {}\n", i, quote(op.name),
-                       is_bare_word(op.kind) ? op.kind : quote(op.kind), quote(op.detail));
+    out += fmt::format(".op {} {} {} {}", i, quote(op.name), is_bare_word(op.kind) ? op.kind : quote(op.kind),
+                       quote(op.detail));
+    for (const auto& [name, bytes] : op.memory) out += fmt::format(" {}={}", name, bytes);
+    out += '\n';
   }
   for (const auto& s : p.segments) {
     out += fmt::format(".segment 0x{:x} hex:", s.address);

@@ -234,3 +234,25 @@ TEST(PcsAsm, DisassembleRejectsInvalidCommand) {
 
 }  // namespace
 }  // namespace photon::pcs
+
+namespace photon::pcs {
+namespace {
+
+// An op's memory figures (version 2, as the FHE lowering writes them) survive the text form.
+TEST(PcsAsm, OpMemoryFiguresRoundTrip) {
+  Program p;
+  p.ops.push_back({"ckks.rotate#1", "hrot", "N=2^17 g=1", {{"ct_in_bytes", 4194304}, {"key_bytes", 0}}});
+  p.ops.push_back({"plain", "Conv", "", {}});
+  p.commands.push_back(make_end());
+  const std::string text = disassemble(p);
+  EXPECT_THAT(text, HasSubstr(".op 0 \"ckks.rotate#1\" hrot \"N=2^17 g=1\" ct_in_bytes=4194304 key_bytes=0\n"));
+  const Program q = assemble(text, "t");
+  EXPECT_EQ(q, p);
+  EXPECT_EQ(serialize(q), serialize(p));
+  EXPECT_THAT(asm_error(".op 0 a b \"d\" key_bytes=1 key_bytes=2\n"), HasSubstr("figure 'key_bytes' given twice"));
+  EXPECT_THAT(asm_error(".op 0 a b \"d\" \"x=1\"\n"), HasSubstr("memory figures are written name=bytes"));
+  EXPECT_THAT(asm_error(".op 0 a b \"d\" key_bytes=-1\n"), HasSubstr("key_bytes"));
+}
+
+}  // namespace
+}  // namespace photon::pcs
