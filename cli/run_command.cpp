@@ -144,14 +144,14 @@ std::vector<DumpedOutput> dump_files(const RunOptions& o, const CompiledWorkload
 }
 
 /// Simulates with a progress line on a terminal.
-RunOutcome simulate(Platform& platform, const RunOptions& o, const CompiledWorkload& w) {
+RunOutcome simulate(Platform& platform, const RunOptions& o) {
   if (o.gdb_port >= 0) {
     const int port = platform.serve_gdb(o.gdb_port);
     std::fprintf(stderr, "photon: waiting for GDB on 127.0.0.1:%d (target remote :%d)\n", port, port);
     std::fflush(stderr);
   }
   Progress progress(o.quiet || o.gdb_port >= 0);
-  const double n_cmds = double(w.program.commands.size());
+  const double n_cmds = double(platform.program().commands.size());
   std::function<void(double)> on_progress;
   if (progress.enabled())
     on_progress = [&](double sim_ns) {
@@ -178,11 +178,11 @@ void dump_outputs(const RunOptions& o, const CompiledWorkload& w, const Platform
 
 /// The trace first: if it fails, no report claims a complete run; if the report fails, the
 /// caller's OutputFiles removes the trace.
-void write_outputs(const RunOptions& o, const CompiledWorkload& w, const Platform& platform,
+void write_outputs(const RunOptions& o, const Platform& platform,
                    const RunReport& report) {
   if (!o.trace.empty()) {
     std::vector<std::string> names;
-    for (const auto& op : w.program.ops) names.push_back(op.name);
+    for (const auto& op : platform.program().ops) names.push_back(op.name);
     TraceRecorder trace = platform.trace();
     add_op_track(trace, report.platform.ops);
     std::vector<std::string> tracks = platform.trace_tracks();
@@ -213,7 +213,7 @@ void note_missing_waveform(const CosimConfig& c, double end_ns, OutputFiles& out
 
 void print_summary(const RunOptions& o, const CompiledWorkload& w, const RunReport& r) {
   std::printf("%s: %s mode, %zu commands, simulated %.3f us in %.3f s wall\n", o.workload.c_str(),
-              r.mode.c_str(), w.program.commands.size(), r.simulated_time_ns / 1e3, r.wall_time_s);
+              r.mode.c_str(), size_t(w.info.commands), r.simulated_time_ns / 1e3, r.wall_time_s);
   struct Row {
     double busy_ns, utilization;
     std::string impl;
@@ -274,13 +274,13 @@ int run(const RunOptions& o) {
 
   use_calibration_cache();  // wall time only: results are those without it
   Platform platform(cfg);
-  platform.load(w.program, w.fills);
+  platform.load(std::move(w.program), w.fills);  // platform.program() from here on
   if (w.host_calls) fallback::serve_host_calls(platform, *w.host_calls);
   for (const auto& in : w.inputs) {
     auto it = input_data.find(in.name);
     if (it != input_data.end()) platform.write(in.address, it->second.data(), it->second.size() * 4);
   }
-  const RunOutcome out = simulate(platform, o, w);
+  const RunOutcome out = simulate(platform, o);
 
   RunReport report = make_run_report(platform, out, w, cfg, o.workload, wall_seconds() - t0);
   for (const auto& note : input_notes) report.info.functional_notes.push_back(note);
@@ -303,7 +303,7 @@ int run(const RunOptions& o) {
     report.numerics_error_note =
         "physical optical numerics against the same run with optical_gemm.numerics=ideal";
   }
-  write_outputs(o, w, platform, report);
+  write_outputs(o, platform, report);
   note_missing_waveform(cfg.cosim, out.simulated_time_ns, outputs);
   // A run that stopped with a unit or firmware error keeps its report (status, error), trace and
   // waveform: they show the failure (docs/report.md).

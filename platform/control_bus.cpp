@@ -30,7 +30,8 @@ void ControlBus::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
       gp.get_byte_enable_ptr()) {
     delay += latency_;
     fail(gp, tlm::TLM_BURST_ERROR_RESPONSE,
-         "access of " + std::to_string(len) + " bytes (not 1 to 16 whole 32-bit words) at " + where());
+         "access of " + std::to_string(len) + " bytes (not 1 to " + std::to_string(kMaxBurstBytes / 4) +
+             " whole 32-bit words) at " + where());
     return;
   }
   const uint32_t words = len / 4;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 namespace photon {
@@ -24,8 +25,16 @@ void LoadImage::split(uint64_t a) {
   pieces_.emplace(a, right);
 }
 
+bool LoadImage::any_known(uint64_t lo, uint64_t hi) const {
+  if (lo >= hi) return false;
+  auto it = pieces_.upper_bound(lo);  // the first piece starting after lo
+  if (it != pieces_.end() && it->first < hi) return true;
+  if (it == pieces_.begin()) return false;
+  return std::prev(it)->second.hi > lo;  // the piece starting at or before lo
+}
+
 void LoadImage::erase(uint64_t lo, uint64_t hi) {
-  if (lo >= hi) return;
+  if (!any_known(lo, hi)) return;
   split(lo);
   split(hi);
   pieces_.erase(pieces_.lower_bound(lo), pieces_.lower_bound(hi));
@@ -46,6 +55,10 @@ void LoadImage::add_fill(uint64_t address, uint64_t count, float value) {
 }
 
 void LoadImage::copy(uint64_t src, uint64_t dst, uint64_t bytes) {
+  if (!any_known(src, src + bytes)) {  // unknown bytes make the destination unknown
+    erase(dst, dst + bytes);
+    return;
+  }
   std::vector<std::pair<uint64_t, Piece>> moved;
   for (auto it = pieces_.upper_bound(src); it != pieces_.begin();) {  // the piece holding src
     --it;

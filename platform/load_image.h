@@ -52,6 +52,8 @@ class LoadImage {
   };
   /// Cuts pieces at `a` so that no piece straddles it.
   void split(uint64_t a);
+  /// True if some byte of [lo, hi) is known.
+  bool any_known(uint64_t lo, uint64_t hi) const;
   /// Forgets [lo, hi).
   void erase(uint64_t lo, uint64_t hi);
   /// Copies what is known of [src, src+bytes) to dst (the rest of dst becomes unknown).

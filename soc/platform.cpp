@@ -131,25 +131,25 @@ void Platform::read(uint64_t address, void* dst, uint64_t bytes) const {
   }
 }
 
-void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& fills) {
-  const uint64_t n = program.commands.size();
+void Platform::load(pcs::Program&& source, const std::vector<FloatFill>& fills) {
+  const uint64_t n = source.commands.size();
   // Commands a unit's implementation can never run, with the memory contents the stream gives
   // them (e.g. an NTT's moduli table loaded from a data segment); followed only for streams with
   // NTT commands, the one unit whose operands are checked so.
   LoadImage image(cfg_.noc.scratchpad_base);
-  const bool follow = std::any_of(program.commands.begin(), program.commands.end(),
+  const bool follow = std::any_of(source.commands.begin(), source.commands.end(),
                                   [](const pcs::Command& c) { return c.opcode == pcs::Opcode::Ntt; });
   if (follow) {
-    for (const auto& s : program.segments) image.add_bytes(s.address, s.bytes.data(), s.bytes.size());
+    for (const auto& s : source.segments) image.add_bytes(s.address, s.bytes.data(), s.bytes.size());
     for (const auto& f : fills) image.add_fill(f.address, f.count, f.value);
   }
   for (uint64_t i = 0; i < n; ++i) {
-    const pcs::Command& c = program.commands[i];
+    const pcs::Command& c = source.commands[i];
     const int q = c.queue();
     if (q >= 0 && q < int(units_.size())) units_[q]->check_command(c, uint32_t(i), image);
     if (follow) image.apply(c);
   }
-  program_ = program;
+  program_ = std::move(source);  // checked: the platform keeps it
   plan_hbm_calibrations();
   const uint64_t ring = cfg_.cpu.ring_base;
   if (ring + n * pcs::kCommandBytes > cfg_.hbm.capacity_bytes())
@@ -157,7 +157,7 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
   // The ring must not overlap the data the program places in HBM.
   const uint64_t ring_lo = cfg_.noc.hbm_base + ring, ring_hi = ring_lo + n * pcs::kCommandBytes;
   auto overlaps = [&](uint64_t lo, uint64_t hi) { return lo < ring_hi && ring_lo < hi; };
-  for (const auto& s : program.segments)
+  for (const auto& s : program_.segments)
     if (overlaps(s.address, s.address + s.bytes.size()))
       throw Error("cpu.ring_base: the command ring [" + std::to_string(ring_lo) + ", " +
                   std::to_string(ring_hi) + ") overlaps a data segment at " + std::to_string(s.address));
@@ -165,11 +165,18 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
     if (overlaps(f.address, f.address + f.count * 4))
       throw Error("cpu.ring_base: the command ring [" + std::to_string(ring_lo) + ", " +
                   std::to_string(ring_hi) + ") overlaps constant data at " + std::to_string(f.address));
-  std::vector<uint8_t> bytes(n * pcs::kCommandBytes);
-  for (uint64_t i = 0; i < n; ++i) pcs::encode(program.commands[i], bytes.data() + i * pcs::kCommandBytes);
-  hbm_->write_bytes(ring, bytes.data(), bytes.size());
+  {  // encoded in pieces of 1024 commands (64 KiB), not as one ring-sized buffer
+    constexpr uint64_t kPiece = 1024;
+    std::vector<uint8_t> bytes(std::min(n, kPiece) * pcs::kCommandBytes);
+    for (uint64_t first = 0; first < n; first += kPiece) {
+      const uint64_t count = std::min(kPiece, n - first);
+      for (uint64_t i = 0; i < count; ++i)
+        pcs::encode(program_.commands[first + i], bytes.data() + i * pcs::kCommandBytes);
+      hbm_->write_bytes(ring + first * pcs::kCommandBytes, bytes.data(), count * pcs::kCommandBytes);
+    }
+  }
   if (cfg_.sim.mode == SimMode::Functional) {
-    for (const auto& s : program.segments)
+    for (const auto& s : program_.segments)
       with_error_context("segment at " + std::to_string(s.address),
                          [&] { write(s.address, s.bytes.data(), s.bytes.size()); });
     std::vector<float> chunk;
@@ -194,7 +201,7 @@ void Platform::load(const pcs::Program& program, const std::vector<FloatFill>& f
                                                       "dma", "gemm",  "ntt",    "vector"};
   std::vector<uint8_t> kinds(n);
   for (uint64_t i = 0; i < n; ++i) {
-    const pcs::Opcode op = program.commands[i].opcode;
+    const pcs::Opcode op = program_.commands[i].opcode;
     kinds[i] = uint8_t(op <= pcs::Opcode::Wait ? unsigned(op) : 3 + (unsigned(op) >> 4));
   }
   cpu_->set_command_ring(ring, pcs::kCommandBytes, std::move(kinds), kind_names);

@@ -71,8 +71,12 @@ class Platform {
   Platform& operator=(const Platform&) = delete;
 
   /// Places the program's commands in the ring and its segments and `fills` in HBM. Throws Error
-  /// if the ring or a segment does not fit in HBM.
-  void load(const pcs::Program& program, const std::vector<FloatFill>& fills = {});
+  /// if the ring or a segment does not fit in HBM. The platform keeps the program (program()):
+  /// pass it as an rvalue to hand it over without a copy.
+  void load(pcs::Program&& program, const std::vector<FloatFill>& fills = {});
+  void load(const pcs::Program& program, const std::vector<FloatFill>& fills = {}) {
+    load(pcs::Program(program), fills);
+  }
   /// Runs to the END command, an error, a deadlock (no event left while the firmware still
   /// waits) or the watchdog: simulated time reaching `max_ns` (0: the configuration's
   /// sim.max_time_ns; 0 there too: no limit) or wall time reaching sim.max_wall_s ends the run

@@ -36,11 +36,14 @@ struct Ranges {
 
 bool has_terms(uint8_t op) { return op == pcs::Ntt::kMulMod || op == pcs::Ntt::kMulAccMod; }
 
+/// Products a command sums: its `terms` for mul_mod / mul_acc_mod, otherwise one.
+uint32_t terms_of(const pcs::Ntt& n) { return has_terms(n.op) ? n.term_count() : 1; }
+
 /// Ranges at `storage_bits` bits per residue (a limb is N * storage_bits / 8 bytes).
 Ranges ranges_of(const pcs::Ntt& n, uint32_t storage_bits) {
   const uint64_t limb_bytes = (uint64_t(storage_bits) << n.log_n) / 8;
   Ranges r;
-  r.terms = has_terms(n.op) ? n.term_count() : 1;
+  r.terms = terms_of(n);
   r.term_bytes = n.limbs * limb_bytes;
   r.src0 = n.src0;
   r.src0_bytes = uint64_t(r.terms - 1) * n.src0_stride + r.term_bytes;
@@ -127,7 +130,7 @@ uint64_t NttEngine::busy_cycles(const pcs::Ntt& n, const NttConfig& cfg) {
       fill = cfg.bconv_latency_cycles;
       break;
     case kEweUnit:
-      compute = ceil_div(uint64_t(has_terms(n.op) ? n.term_count() : 1) * n.limbs * N, cfg.modmul_lanes);
+      compute = ceil_div(uint64_t(terms_of(n)) * n.limbs * N, cfg.modmul_lanes);
       fill = cfg.ewe_latency_cycles;
       break;
     case kAutomorphUnit:
@@ -357,7 +360,7 @@ void NttEngine::execute_terms(const pcs::Ntt& n, const MemView& spm, const std::
 }
 
 void NttEngine::execute(const pcs::Ntt& n, const MemView& spm, const std::vector<uint64_t>& q) {
-  if (has_terms(n.op) && n.term_count() > 1) return execute_terms(n, spm, q);
+  if (terms_of(n) > 1) return execute_terms(n, spm, q);
   const uint32_t N = 1u << n.log_n;
   // check() resolved everything that can fault before the first write.
   std::vector<const ntt::NttTables*> tabs;

@@ -143,7 +143,7 @@ class StreamLowerer {
   void map(uint32_t lo, uint32_t hi, bool whole,
            const std::function<void(Tile&, uint32_t lo, uint32_t n)>& make);
   /// Limb groups of [lo, hi) of at most `g` limbs, split at K.
-  std::vector<std::pair<uint32_t, uint32_t>> groups(uint32_t lo, uint32_t hi, uint32_t g) const;
+  LimbRuns groups(uint32_t lo, uint32_t hi, uint32_t g) const;
 
   // Key switching (fhe_stream_key_switch.cpp): c (K limbs, NTT form) switched with key `k`; with
   /// `galois`, c is rotated by that NTT-domain automorphism as its limbs are read.

@@ -41,7 +41,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
   // Digit j's targets: the other digits' Q limbs and the P limbs (compact index).
   auto targets = [&](uint32_t j) {
     const Digit d = digit(j);
-    std::vector<std::pair<uint32_t, uint32_t>> r;
+    LimbRuns r;
     if (d.js > 0) r.push_back({0, d.js});
     r.push_back({d.je, E});
     return r;
@@ -204,7 +204,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
   // Digit runs for output limbs [lo, lo+n) of digit `own` (beta = none): the raised digits in
   // runs of at most `chunk`, skipping the own digit (taken from c).
   auto runs = [&](uint32_t own) {
-    std::vector<std::pair<uint32_t, uint32_t>> r;
+    LimbRuns r;
     for (uint32_t j = 0; j < beta;) {
       if (j == own) {
         ++j;
@@ -225,7 +225,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
                       const std::function<void(Tile&)>& extra_ops,
                       const std::function<void(const TileView&, size_t)>& extra) {
     bool first = true;
-    std::vector<std::pair<uint32_t, uint32_t>> parts;
+    LimbRuns parts;
     if (own < beta) parts.push_back({own, own + 1});
     for (const auto& r : runs(own)) parts.push_back(r);
     for (size_t pi = 0; pi < parts.size(); ++pi) {
@@ -341,7 +341,7 @@ void StreamLowerer::key_switch(const PolyRef& c, ByteClass c_cls, const PolyRef&
     }
     if (shape.tight) accg[1] = accg[0], tmpg[1] = tmpg[0];
     // Groups never straddle a digit.
-    std::vector<std::pair<uint32_t, uint32_t>> gs;
+    LimbRuns gs;
     for (uint32_t j = 0; j < beta; ++j)
       for (const auto& g : groups(digit(j).js, digit(j).je, shape.g)) gs.push_back(g);
     const uint64_t groups_q = gs.size();
@@ -522,7 +522,7 @@ void StreamLowerer::hoisted(const FheOp& o) {
         s().ntt(pcs::Ntt::kInverse, v.at[0], 0, coeff.limb(lo - js, lb), n, v.log_n, s().moduli(lo, K));
       };
     });
-    std::vector<std::pair<uint32_t, uint32_t>> tg;
+    LimbRuns tg;
     if (js > 0) tg.push_back({0, js});
     tg.push_back({je, E});
     for (const auto& [tlo, thi] : tg)
@@ -577,7 +577,7 @@ void StreamLowerer::hoisted(const FheOp& o) {
     for (uint32_t k = 0; k < 2; ++k)
       s().ntt(pcs::Ntt::kInverse, accp.poly(k).addr, 0, accp.poly(k).addr, A, log_n, 8 * q);
     const KsFinish fin = finish_rotation(rot.poly(0), ByteClass::Spill, opb());
-    std::vector<std::pair<uint32_t, uint32_t>> gs;
+    LimbRuns gs;
     for (uint32_t j = 0; j < beta; ++j)
       for (const auto& gr : groups(j * A, std::min(j * A + A, K), shape.g)) gs.push_back(gr);
     for (const auto& [lo, n] : gs) {

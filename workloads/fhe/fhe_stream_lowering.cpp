@@ -161,8 +161,9 @@ void StreamLowerer::with_konst(uint8_t o, uint64_t a, uint64_t dst, uint32_t n, 
   }
 }
 
-std::vector<std::pair<uint32_t, uint32_t>> StreamLowerer::groups(uint32_t lo, uint32_t hi, uint32_t g) const {
-  std::vector<std::pair<uint32_t, uint32_t>> out;
+LimbRuns StreamLowerer::groups(uint32_t lo, uint32_t hi, uint32_t g) const {
+  LimbRuns out;
+  if (lo < hi) out.reserve((hi - lo) / std::max<uint32_t>(g, 1) + 2);  // + the split at K
   for (uint32_t a = lo; a < hi;) {
     uint32_t b = std::min(hi, a + std::max<uint32_t>(g, 1));
     if (a < K && b > K) b = K;
@@ -200,6 +201,7 @@ void StreamLowerer::map(uint32_t lo, uint32_t hi, bool whole,
       gs = {*std::max_element(gs.begin(), gs.end(),
                               [](const auto& a, const auto& b) { return a.second < b.second; })};
     }
+    tiles.reserve(gs.size());
     for (const auto& [a, n] : gs) {
       Tile t;
       t.log_n = log_n;
@@ -216,6 +218,7 @@ void StreamLowerer::map(uint32_t lo, uint32_t hi, bool whole,
       weight = uint64_t(hi - lo) << shape.split;
     }
   } else {
+    tiles.reserve(size_t(hi - lo) << shape.split);
     for (uint32_t i = lo; i < hi; ++i)
       for (uint32_t s = 0; s < (1u << shape.split); ++s) {
         Tile t;

@@ -28,8 +28,19 @@ class FheStreamSync {
  public:
   explicit FheStreamSync(FheCommandWriter& w) : w_(w) {}
 
+  /// Scratchpad bytes [lo, hi).
+  struct Span {
+    uint64_t lo, hi;
+  };
   /// Call before emitting an NTT-unit command that reads or writes scratchpad bytes [lo, hi).
-  void ntt_access(uint64_t lo, uint64_t hi);
+  void ntt_access(uint64_t lo, uint64_t hi) {
+    const Span s{lo, hi};
+    ntt_access(&s, 1);
+  }
+  /// Call before emitting an NTT-unit command that touches the `n` ranges `spans` (its sources,
+  /// then its destination): the same Waits and table as ntt_access() on each in turn, in one
+  /// pass over the table to update it.
+  void ntt_access(const Span* spans, size_t n);
   /// Call before emitting a DMA command that reads or writes scratchpad bytes [lo, hi).
   void dma_access(uint64_t lo, uint64_t hi);
   /// Ends the open DMA group (Signal on the DMA queue) if it holds any command.
@@ -52,9 +63,9 @@ class FheStreamSync {
   /// (both hazards already ordered) dropped.
   template <class F>
   void touch(uint64_t lo, uint64_t hi, F&& f);
-  /// Drops the entries inside [lo, hi) (the access that follows supersedes them) and the stale
-  /// ones (both hazards already ordered).
-  void supersede(uint64_t lo, uint64_t hi);
+  /// Drops the entries inside any of the `n` ranges `spans` (the access that follows supersedes
+  /// them) and the stale ones (both hazards already ordered).
+  void supersede(const Span* spans, size_t n);
 
   FheCommandWriter& w_;
   std::vector<Range> ranges_;

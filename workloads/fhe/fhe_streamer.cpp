@@ -40,10 +40,13 @@ void FheStreamer::ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t dst, ui
   const uint64_t lb = limb_bytes(log_n);
   const bool two = op == pcs::Ntt::kMulMod || op == pcs::Ntt::kAddMod || op == pcs::Ntt::kSubMod ||
                    op == pcs::Ntt::kMulAccMod;
-  sync_.ntt_access(src0, src0 + limbs * lb);
-  if (two) sync_.ntt_access(src1, src1 + limbs * lb);
   const uint64_t dst_bytes = uint64_t(op == pcs::Ntt::kBConv ? out_limbs : limbs) * lb;
-  sync_.ntt_access(dst, dst + dst_bytes);
+  const FheStreamSync::Span two_src[] = {{src0, src0 + limbs * lb}, {src1, src1 + limbs * lb}, {dst, dst + dst_bytes}};
+  const FheStreamSync::Span one_src[] = {{src0, src0 + limbs * lb}, {dst, dst + dst_bytes}};
+  if (two)
+    sync_.ntt_access(two_src, 3);
+  else
+    sync_.ntt_access(one_src, 2);
   w_.set_log_n(log_n);
   w_.ntt(op, src0, src1, dst, limbs, moduli, out_limbs, galois);
 }
@@ -53,11 +56,13 @@ void FheStreamer::sum_of_products(bool accumulate, uint64_t src0, uint64_t src0_
                                   uint32_t log_n, uint32_t moduli) {
   if (dry_) return;
   const uint64_t bytes = limbs * limb_bytes(log_n);
+  spans_.clear();
   for (uint32_t t = 0; t < terms; ++t) {
-    sync_.ntt_access(src0 + t * src0_stride, src0 + t * src0_stride + bytes);
-    sync_.ntt_access(src1 + t * src1_stride, src1 + t * src1_stride + bytes);
+    spans_.push_back({src0 + t * src0_stride, src0 + t * src0_stride + bytes});
+    spans_.push_back({src1 + t * src1_stride, src1 + t * src1_stride + bytes});
   }
-  sync_.ntt_access(dst, dst + bytes);
+  spans_.push_back({dst, dst + bytes});
+  sync_.ntt_access(spans_.data(), spans_.size());
   w_.set_log_n(log_n);
   w_.sum_of_products(accumulate, src0, src0_stride, src1, src1_stride, dst, terms, limbs, moduli);
 }
@@ -65,8 +70,9 @@ void FheStreamer::sum_of_products(bool accumulate, uint64_t src0, uint64_t src0_
 void FheStreamer::bconv(uint64_t src, Range from, uint64_t dst, Range to, uint32_t log_n) {
   if (dry_) return;
   const uint64_t lb = limb_bytes(log_n);
-  sync_.ntt_access(src, src + uint64_t(from.hi - from.lo) * lb);
-  sync_.ntt_access(dst, dst + uint64_t(to.hi - to.lo) * lb);
+  const FheStreamSync::Span spans[] = {{src, src + uint64_t(from.hi - from.lo) * lb},
+                                       {dst, dst + uint64_t(to.hi - to.lo) * lb}};
+  sync_.ntt_access(spans, 2);
   w_.set_log_n(log_n);
   w_.bconv(chain_, src, from, dst, to);
 }
@@ -116,7 +122,7 @@ void FheStreamer::run(std::vector<Tile>& tiles, bool single, uint64_t weight) {
   if (tiles.empty()) return;
   size_t positions = 0;
   for (const Tile& t : tiles) positions = std::max(positions, t.ops.size());
-  std::vector<uint64_t> need(positions, 0);
+  boost::container::small_vector<uint64_t, 6> need(positions, 0);
   for (const Tile& t : tiles)
     for (size_t p = 0; p < t.ops.size(); ++p) {
       const TileOperand& o = t.ops[p];
@@ -130,9 +136,10 @@ void FheStreamer::run(std::vector<Tile>& tiles, bool single, uint64_t weight) {
     }
   const uint64_t mark = arena_.mark();
   const int depth = single ? 1 : 2;
-  std::vector<uint64_t> slot[2];
-  for (int s = 0; s < depth; ++s)
+  boost::container::small_vector<uint64_t, 6> slot[2];
+  for (int s = 0; s < depth; ++s) {
     for (size_t p = 0; p < positions; ++p) slot[s].push_back(need[p] ? arena_.alloc(need[p]) : 0);
+  }
   if (single) slot[1] = slot[0];
   if (dry_) {
     if (!tiles.empty())
@@ -159,6 +166,7 @@ void FheStreamer::run(std::vector<Tile>& tiles, bool single, uint64_t weight) {
     sync_.end_dma_group();
   };
   if (!single) loads(0);
+  TileView v;  // one view, refilled per tile
   for (size_t i = 0; i < tiles.size(); ++i) {
     if (single)
       loads(i);
@@ -166,9 +174,11 @@ void FheStreamer::run(std::vector<Tile>& tiles, bool single, uint64_t weight) {
       loads(i + 1);
     const Tile& t = tiles[i];
     const uint64_t sb = limb_bytes(t.log_n), lb = limb_bytes(t.log_n + t.split);
-    TileView v;
     v.log_n = t.log_n;
     v.slice = t.slice;
+    v.at.clear();
+    v.poly_stride.clear();
+    v.limb_stride.clear();
     for (size_t p = 0; p < t.ops.size(); ++p) {
       const TileOperand& o = t.ops[p];
       if (!o.present()) {

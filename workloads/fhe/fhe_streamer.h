@@ -7,7 +7,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "workloads/config/run_config.h"
 #include "workloads/fhe/fhe_command_writer.h"
@@ -68,17 +71,21 @@ inline TileOperand operand(const PolyRef& r, uint32_t polys, uint32_t lo, uint32
 
 /// What a tile's compute sees: per operand position, the scratchpad address of its polynomial 0
 /// (limb lo) and the bytes between its polynomials and between its limbs in the scratchpad.
+/// Limb ranges of a loop ({first, count} or {begin, end}): a few per loop, kept inline.
+using LimbRuns = boost::container::small_vector<std::pair<uint32_t, uint32_t>, 8>;
+
 struct TileView {
   uint32_t log_n = 0;  ///< log2 of the coefficients per limb in this tile (N, or the slice)
   uint32_t slice = 0;  ///< slice index (0 for whole limbs)
-  std::vector<uint64_t> at, poly_stride, limb_stride;
+  /// Per operand position (a few: kept inline).
+  boost::container::small_vector<uint64_t, 6> at, poly_stride, limb_stride;
 };
 
 struct Tile {
   uint32_t log_n = 0;  ///< coefficients per limb of the tile: 2^log_n
   uint32_t split = 0;  ///< log2 of the slices per limb: the op's ring degree is 2^(log_n + split)
   uint32_t slice = 0;  ///< which slice of the limbs (offset slice * 2^log_n coefficients)
-  std::vector<TileOperand> ops;
+  boost::container::small_vector<TileOperand, 4> ops;
   std::function<void(const TileView&)> compute;
 };
 
@@ -169,6 +176,7 @@ class FheStreamer {
   FheCommandWriter& w_;
   FheArena& arena_;
   FheStreamSync sync_;
+  std::vector<FheStreamSync::Span> spans_;  ///< sum_of_products' ranges (kept for its capacity)
   bool dry_;
   uint64_t dry_bytes_ = 0, dry_tiles_ = 0, dry_prologue_ = 0;
 };
