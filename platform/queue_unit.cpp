@@ -95,7 +95,11 @@ void QueueUnit::fail(uint32_t code, uint32_t index, const std::string& why) {
   if (w_.irq) w_.irq->raise(w_.err_bit);
 }
 
-std::string QueueUnit::blocked_on() const { return blocked_; }
+std::string QueueUnit::blocked_on() const {
+  if (!waiting_) return "";
+  return "command " + std::to_string(blocked_index_) + " (wait on semaphore " + std::to_string(blocked_sem_) +
+         " in queue " + unit_ + ")";
+}
 
 void QueueUnit::complete_deferred(uint32_t index, const sc_core::sc_time& done) {
   if (deferred_.empty() || deferred_.front().index != index)
@@ -177,11 +181,10 @@ void QueueUnit::run() {
         }
       } else {
         waiting_ = true;
-        blocked_ = "command " + std::to_string(e.index) + " (wait on semaphore " + std::to_string(sem) +
-                   " in queue " + unit_ + ")";
+        blocked_index_ = e.index;
+        blocked_sem_ = sem;
         while (!w_.sems->try_take(sem)) wait(w_.sems->changed);
         waiting_ = false;
-        blocked_.clear();
       }
       if (w_.trace && sc_time_stamp() > start)
         w_.trace->add({"queue." + unit_, c.opcode == pcs::Opcode::Wait ? "wait" : "signal", ns(start),

@@ -154,7 +154,7 @@ class QueueUnit : public sc_core::sc_module {
   std::deque<Posted> posted_;
   sc_core::sc_event posted_changed_;
   bool stopped_ = false;  ///< fail_deferred(): the thread ends
-  std::string blocked_;
+  uint32_t blocked_index_ = 0, blocked_sem_ = 0;  ///< the Wait the queue is blocked on (waiting_)
   // Occupancy integral.
   double occ_area_ = 0, occ_last_ns_ = 0;
   uint32_t max_occupancy_ = 0;

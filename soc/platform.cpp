@@ -150,6 +150,7 @@ void Platform::load(pcs::Program&& source, const std::vector<FloatFill>& fills) 
     if (follow) image.apply(c);
   }
   program_ = std::move(source);  // checked: the platform keeps it
+  trace_.reserve(trace_.events().size() + n);
   plan_hbm_calibrations();
   const uint64_t ring = cfg_.cpu.ring_base;
   if (ring + n * pcs::kCommandBytes > cfg_.hbm.capacity_bytes())

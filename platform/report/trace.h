@@ -22,6 +22,8 @@ struct TraceEvent {
 class TraceRecorder {
  public:
   void add(TraceEvent e) { events_.push_back(std::move(e)); }
+  /// Room for `n` events (a run records about one per command).
+  void reserve(size_t n) { events_.reserve(n); }
   const std::vector<TraceEvent>& events() const { return events_; }
 
   /// Chrome trace-event JSON (Perfetto-loadable): one thread ("track") per unit/queue (every name
