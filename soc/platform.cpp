@@ -210,18 +210,23 @@ void Platform::load(pcs::Program&& source, const std::vector<FloatFill>& fills) 
 
 void Platform::plan_hbm_calibrations() {
   if (cfg_.sim.helper_threads == 0) return;
-  std::vector<QueueUnit::BulkStream> bulk;
+  // The streams that reach HBM, at HBM byte offsets (as the data NoC maps them), and are long
+  // enough to be fast-forwarded (the only ones a calibration is planned for).
+  const uint64_t base = cfg_.noc.hbm_base, size = cfg_.hbm.capacity_bytes();
+  const uint64_t least = cfg_.hbm.fast_forward_bytes;
+  std::vector<std::pair<HbmStream, bool>> streams;
+  std::vector<QueueUnit::BulkStream> bulk;  // one command's
   for (const pcs::Command& c : program_.commands) {
     const int q = c.queue();
-    if (q >= 0 && q < int(units_.size())) units_[q]->bulk_streams(c, bulk);
-  }
-  // The streams that reach HBM, at HBM byte offsets (as the data NoC maps them).
-  const uint64_t base = cfg_.noc.hbm_base, size = cfg_.hbm.capacity_bytes();
-  std::vector<std::pair<HbmStream, bool>> streams;
-  for (const QueueUnit::BulkStream& b : bulk) {
-    const uint64_t extent = StreamShape{b.rows, b.row_bytes, b.stride}.extent();  // saturates
-    if (b.addr < base || b.addr - base >= size || extent > size - (b.addr - base)) continue;
-    streams.push_back({HbmStream{b.addr - base, b.row_bytes, b.rows, b.stride}, b.is_write});
+    if (q < 0 || q >= int(units_.size())) continue;
+    bulk.clear();
+    units_[q]->bulk_streams(c, bulk);
+    for (const QueueUnit::BulkStream& b : bulk) {
+      const uint64_t extent = StreamShape{b.rows, b.row_bytes, b.stride}.extent();  // saturates
+      if (b.addr < base || b.addr - base >= size || extent > size - (b.addr - base)) continue;
+      const HbmStream s{b.addr - base, b.row_bytes, b.rows, b.stride};
+      if (s.bytes() >= least) streams.push_back({s, b.is_write});
+    }
   }
   hbm_->controller().plan_calibrations(streams, unsigned(cfg_.sim.helper_threads));
 }
