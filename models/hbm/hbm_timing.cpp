@@ -46,7 +46,6 @@ HbmChannelTiming::HbmChannelTiming(const HbmConfig& cfg, const HbmTimingParams& 
     : tp_(tp),
       banks_per_group_(cfg.banks_per_group),
       bank_(size_t(cfg.bank_groups) * cfg.banks_per_group),
-      next_(bank_.size() * kHbmCmdTypes, 0),
       bg_(cfg.bank_groups) {
   for (auto& g : bg_) g.fill(0);
   while ((1u << bg_shift_) < banks_per_group_) ++bg_shift_;
@@ -54,7 +53,7 @@ HbmChannelTiming::HbmChannelTiming(const HbmConfig& cfg, const HbmTimingParams& 
 
 uint64_t HbmChannelTiming::refresh_ready_time() const {
   uint64_t t = chan_[size_t(HbmCmd::REF)];
-  for (size_t b = 0; b < bank_.size(); ++b) t = std::max(t, next_[b * kHbmCmdTypes + size_t(HbmCmd::REF)]);
+  for (const auto& b : bank_) t = std::max(t, b.next[size_t(HbmCmd::REF)]);
   return t;
 }
 
@@ -78,10 +77,10 @@ void HbmChannelTiming::issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t
       b.row = row;
       b.hits = 0;
       ++open_banks_;
-      bump(next(bank, ACT), t + tp_.act_act);
-      bump(next(bank, RD), t + tp_.act_rd);
-      bump(next(bank, WR), t + tp_.act_wr);
-      bump(next(bank, PRE), t + tp_.act_pre);
+      bump(b.next[ACT], t + tp_.act_act);
+      bump(b.next[RD], t + tp_.act_rd);
+      bump(b.next[WR], t + tp_.act_wr);
+      bump(b.next[PRE], t + tp_.act_pre);
       bump(bg_[bg_of(bank)][ACT], t + tp_.rrd_l);
       bump(chan_[ACT], t + tp_.rrd_s);
       if (faw_count_ < 4) {
@@ -99,8 +98,8 @@ void HbmChannelTiming::issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t
       b.open = false;
       b.hits = 0;
       --open_banks_;
-      bump(next(bank, ACT), t + tp_.pre_act);
-      bump(next(bank, REF), t + tp_.pre_act);
+      bump(b.next[ACT], t + tp_.pre_act);
+      bump(b.next[REF], t + tp_.pre_act);
       break;
     }
     case HbmCmd::RD:
@@ -121,7 +120,8 @@ void HbmChannelTiming::issue(HbmCmd cmd, uint32_t bank, uint32_t row, uint64_t t
 }
 
 void HbmChannelTiming::shift(uint64_t delta) {
-  for (auto& v : next_) v += delta;
+  for (auto& b : bank_)
+    for (auto& v : b.next) v += delta;
   for (auto& g : bg_)
     for (auto& v : g) v += delta;
   for (auto& v : chan_) v += delta;

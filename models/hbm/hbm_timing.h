@@ -55,7 +55,7 @@ class HbmChannelTiming {
     const auto c = size_t(cmd);
     uint64_t t = chan_[c];
     if (bg_[bg_of(bank)][c] > t) t = bg_[bg_of(bank)][c];
-    if (next_[bank * kHbmCmdTypes + c] > t) t = next_[bank * kHbmCmdTypes + c];
+    if (bank_[bank].next[c] > t) t = bank_[bank].next[c];
     if (cmd == HbmCmd::ACT && faw_count_ == 4 && faw_[faw_head_] + tp_.faw > t) t = faw_[faw_head_] + tp_.faw;
     return t;
   }
@@ -79,13 +79,13 @@ class HbmChannelTiming {
       bump(chan_[RD], t + tp_.rd_rd_s);
       bump(g[RD], t + tp_.rd_rd_l);
       bump(chan_[WR], t + tp_.rd_wr);
-      bump(next(bank, PRE), t + tp_.rd_pre);
+      bump(b.next[PRE], t + tp_.rd_pre);
     } else {
       bump(chan_[WR], t + tp_.wr_wr_s);
       bump(g[WR], t + tp_.wr_wr_l);
       bump(chan_[RD], t + tp_.wr_rd_s);
       bump(g[RD], t + tp_.wr_rd_l);
-      bump(next(bank, PRE), t + tp_.wr_pre);
+      bump(b.next[PRE], t + tp_.wr_pre);
     }
   }
   /// Moves every next-legal cycle and the tFAW window `delta` tCK later (fast-forward).
@@ -96,8 +96,8 @@ class HbmChannelTiming {
     bool open = false;
     uint32_t row = 0;
     uint32_t hits = 0;
+    uint64_t next[kHbmCmdTypes] = {};
   };
-  uint64_t& next(uint32_t bank, size_t cmd) { return next_[bank * kHbmCmdTypes + cmd]; }
   uint32_t bg_of(uint32_t bank) const { return bank >> bg_shift_; }
   static void bump(uint64_t& v, uint64_t t) {
     if (t > v) v = t;
@@ -107,9 +107,6 @@ class HbmChannelTiming {
   uint32_t banks_per_group_;
   uint32_t bg_shift_ = 0;  ///< log2(banks_per_group) (a power of two, HbmConfig::validate)
   std::vector<Bank> bank_;
-  /// Per bank, per command type: its next legal cycle (flat, bank-major: one contiguous array
-  /// for shift()).
-  std::vector<uint64_t> next_;
   std::vector<std::array<uint64_t, kHbmCmdTypes>> bg_;
   uint64_t chan_[kHbmCmdTypes] = {};
   uint64_t faw_[4] = {};  ///< last four ACT cycles (ring), oldest at faw_head_ when full
