@@ -21,7 +21,12 @@ class IrqController : public sc_core::sc_module {
   void raise(unsigned bit);
   /// True while an enabled source is pending (the level of the CPU's interrupt input).
   bool asserted() const { return (pending_ & enable_) != 0; }
-  /// Notified whenever the line becomes asserted.
+  /// Waits (in the calling thread) until `line` is notified; with `timeout`, at most that long.
+  /// The line is notified only while some thread waits on it this way (a notification nobody
+  /// waits for changes nothing but costs a delta cycle).
+  void wait_line();
+  void wait_line(const sc_core::sc_time& timeout);
+  /// Notified whenever the line becomes asserted (while a thread waits in wait_line()).
   sc_core::sc_event line;
 
   uint32_t pending() const { return pending_; }
@@ -30,6 +35,10 @@ class IrqController : public sc_core::sc_module {
   RegisterBlock regs_;
   uint32_t pending_ = 0;
   uint32_t enable_ = 0;
+  uint32_t listeners_ = 0;  ///< threads in wait_line()
+  void notify_line() {
+    if (listeners_ > 0 && asserted()) line.notify(sc_core::SC_ZERO_TIME);
+  }
 };
 
 }  // namespace photon

@@ -33,7 +33,9 @@ void QueueUnit::post_signals() {
   using sc_core::sc_time_stamp;
   while (true) {
     if (posted_.empty() || posted_.front().after > deferred_completed_) {
+      post_listens_ = true;
       wait(posted_changed_);
+      post_listens_ = false;
       continue;
     }
     const Posted p = posted_.front();
@@ -73,7 +75,7 @@ void QueueUnit::push(const pcs::Command& c, uint32_t index) {
   note_occupancy();
   fifo_.push_back(Entry{c, index});
   max_occupancy_ = std::max<uint32_t>(max_occupancy_, uint32_t(fifo_.size()));
-  pushed_.notify(sc_core::SC_ZERO_TIME);
+  if (run_listens_) pushed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void QueueUnit::note_occupancy() {
@@ -115,8 +117,8 @@ void QueueUnit::complete_deferred(uint32_t index, const sc_core::sc_time& done) 
   // Signals waiting for exactly these completions are raised no earlier than this one.
   for (Posted& p : posted_)
     if (p.after == deferred_completed_ && p.at < last_done_) p.at = last_done_;
-  deferred_done_.notify(sc_core::SC_ZERO_TIME);
-  posted_changed_.notify(sc_core::SC_ZERO_TIME);
+  if (run_listens_) deferred_done_.notify(sc_core::SC_ZERO_TIME);
+  if (post_listens_) posted_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void QueueUnit::fail_deferred(uint32_t code, uint32_t index, const std::string& why) {
@@ -134,7 +136,9 @@ void QueueUnit::run() {
     if (stopped_) return;
     if (fifo_.empty() && !deferred_.empty()) {
       // Completions still to come: idle (and its interrupt) only after the last of them.
+      run_listens_ = true;
       wait(pushed_ | deferred_done_);
+      run_listens_ = false;
       if (!stopped_ && fifo_.empty() && deferred_.empty() && !idle_reported_ &&
           sc_time_stamp() >= last_done_) {
         idle_reported_ = true;
@@ -146,13 +150,17 @@ void QueueUnit::run() {
       // Idle until a command arrives; if work is still in flight, also wake when it completes
       // to raise the idle interrupt (the next command must not wait for that completion).
       if (last_done_ > sc_time_stamp() && !idle_reported_) {
+        run_listens_ = true;
         wait(last_done_ - sc_time_stamp(), pushed_);
+        run_listens_ = false;
         if (fifo_.empty() && sc_time_stamp() >= last_done_) {
           idle_reported_ = true;
           if (w_.irq) w_.irq->raise(w_.done_bit);  // queue idle
         }
       } else {
+        run_listens_ = true;
         wait(pushed_);
+        run_listens_ = false;
       }
       continue;
     }
@@ -177,7 +185,7 @@ void QueueUnit::run() {
           w_.sems->signal(sem);
         } else {
           posted_.push_back({last_done_, deferred_issued_, sem});
-          posted_changed_.notify(sc_core::SC_ZERO_TIME);
+          if (post_listens_) posted_changed_.notify(sc_core::SC_ZERO_TIME);
         }
       } else {
         waiting_ = true;

@@ -143,6 +143,9 @@ class QueueUnit : public sc_core::sc_module {
   sc_core::sc_event pushed_;
   std::deque<Deferred> deferred_;  ///< issued, completion not known yet (oldest first)
   sc_core::sc_event deferred_done_;
+  /// run() waits on pushed_ (and deferred_done_), post_signals() on posted_changed_: only then is
+  /// the event notified (a notification nobody waits for changes nothing but costs a delta cycle).
+  bool run_listens_ = false, post_listens_ = false;
   uint64_t deferred_issued_ = 0, deferred_completed_ = 0;  ///< deferred commands so far
   /// A Signal waiting for the earlier commands to complete: at `at`, once `after` deferred
   /// commands have completed (the completion time of those is known only then).

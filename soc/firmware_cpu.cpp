@@ -122,7 +122,7 @@ void FirmwareCpu::read_mem(uint64_t addr, void* dst, uint32_t bytes) {
 
 void FirmwareCpu::wait_irq() {
   qk_.sync();
-  while (!irq_.asserted()) wait(irq_.line);
+  while (!irq_.asserted()) irq_.wait_line();
 }
 
 void FirmwareCpu::work(int kind) {

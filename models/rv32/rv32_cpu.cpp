@@ -179,9 +179,9 @@ void Rv32Cpu::sleep() {
     if ((core_.mie() & (1u << rv32::kMachineTimer)) && mtimecmp_ != ~uint64_t(0)) {
       const double until_ns = double(mtimecmp_) * 1000.0 / cfg_.mtime_mhz;
       const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
-      wait(sc_core::sc_time(std::max(until_ns - now_ns, period_ns_), sc_core::SC_NS), irq_.line);
+      irq_.wait_line(sc_core::sc_time(std::max(until_ns - now_ns, period_ns_), sc_core::SC_NS));
     } else {
-      wait(irq_.line);
+      irq_.wait_line();
     }
     const uint64_t c = cycle_at(sc_core::sc_time_stamp());
     if (c > core_.cycles()) core_.advance_asleep(c - core_.cycles());

@@ -204,7 +204,7 @@ nlohmann::json run_bench(const std::string& unit, bool bad) {
     cpu.access(true, q + PHOTON_QUEUE_PUSH, kIndex);
     // Sleep on the interrupt line until the queue is idle (DONE with BUSY clear) or stopped.
     for (;;) {
-      if (!irq.asserted()) wait(irq.line);
+      if (!irq.asserted()) irq.wait_line();
       const uint32_t status = cpu.access(false, q + PHOTON_QUEUE_STATUS);
       if (!(status & PHOTON_QUEUE_STATUS_BUSY_MASK) || (status & PHOTON_QUEUE_STATUS_ERROR_MASK)) break;
       cpu.access(true, PHOTON_IRQ_BASE + PHOTON_IRQ_ACK, 1u << w.done_bit);
