@@ -63,6 +63,7 @@ class FheCommandWriter {
   const std::vector<uint64_t>& tables() const { return blob_; }
 
  private:
+  void append(pcs::Command&& c);
   pcs::Program& out_;
   uint32_t tag_ = pcs::kNoTag;
   uint32_t log_n_ = 0;
