@@ -302,6 +302,14 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     return out;
   }
   if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) {
+    // A unit that stopped on an error fails the run whatever the firmware reported (an error on
+    // the last commands can land after the firmware's last look at the error interrupts).
+    for (const auto& q : units_)
+      if (q->failed()) {
+        out.status = RunOutcome::Status::UnitError;
+        out.message = q->error_message();
+        return out;
+      }
     // Done means the ring was consumed up to and including its END (firmware.c publishes
     // RING_HEAD = END's index + 1): a firmware that reports done early dispatched nothing more.
     const uint64_t n = program_.commands.size();

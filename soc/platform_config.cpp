@@ -1,6 +1,7 @@
 #include "soc/platform_config.h"
 
 #include "base/error.h"
+#include "isa/command.h"
 #include "soc/unit_table.h"
 
 namespace photon {
@@ -15,7 +16,8 @@ void CpuConfig::declare(ParamSet& ps, const std::string& p) {
               "native: firmware work per interrupt wake-up (measured on the rv32 ISS), CPU cycles");
   ps.add_uint(p + ".queue_depth", &queue_depth, 1, 65536, "hardware command queue entries per unit");
   ps.add_uint(p + ".semaphores", &semaphores, 1, 4096, "hardware semaphores");
-  ps.add_uint(p + ".ring_base", &ring_base, 0, ~uint64_t(0) >> 1, "HBM address of the command ring, bytes");
+  ps.add_uint(p + ".ring_base", &ring_base, 0, ~uint64_t(0) >> 1,
+              "HBM address of the command ring (a multiple of 64: whole commands), bytes");
   ps.add_enum(p + ".model", &model, cpu_model_kind_table(),
               "firmware CPU: native (host-compiled firmware) or rv32 (firmware ELF on the RV32IMC ISS)");
   ps.add_file_path(p + ".firmware", &firmware,
@@ -90,6 +92,9 @@ void PlatformConfig::validate() const {
   if (!cpu.firmware.empty() && cpu.model != CpuModelKind::Rv32)
     throw Error("cpu.firmware: only used with cpu.model=rv32 (the native model runs the firmware built into "
                 "photon); add --set cpu.model=rv32 or leave cpu.firmware empty");
+  if (cpu.ring_base % pcs::kCommandBytes != 0)
+    throw Error("cpu.ring_base: " + std::to_string(cpu.ring_base) + " is not a multiple of " +
+                std::to_string(pcs::kCommandBytes) + " bytes (the command ring holds whole 64-byte commands)");
   if (cpu.ring_base >= hbm.capacity_bytes())
     throw Error("cpu.ring_base: command ring lies outside HBM capacity (" +
                 std::to_string(hbm.capacity_bytes()) + " bytes)");

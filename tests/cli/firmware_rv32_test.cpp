@@ -160,6 +160,39 @@ TEST(Rv32Firmware, DoneWithoutConsumingTheRingIsAFirmwareError) {
       << rep["error"];
 }
 
+TEST(Rv32Firmware, AUnitErrorOnTheLastCommandsFailsTheRunOnBothCpuModels) {
+  // The NTT command before END names a moduli table outside the scratchpad: its queue stops on
+  // a decode error. Whether the error lands before the firmware's last look at the error
+  // interrupts depends on the CPU model's timing (rv32 used to report done); the run is a unit
+  // error either way.
+  const std::string pasm = temp_path("late_unit_error.pasm");
+  photon_test::write_text(pasm,
+                          "dma src=0x0 dst=0x4000000000 inner_bytes=64\n"
+                          "ntt op=forward log_n=8 limbs=2 src0=0x1000 dst=0x1000 moduli=0xFFFFFFF0\n"
+                          "end\n");
+  for (const std::string model : {"native", "rv32"})
+    for (const std::string mode : {"timing", "functional"}) {
+      const std::string report = temp_path("late_unit_error_" + model + mode + ".json");
+      const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + pasm +
+                            " --set cpu.model=" + model + " --mode " + mode + " --report " + report + " --quiet");
+      EXPECT_EQ(r.status, 1) << model << " " << mode;
+      EXPECT_EQ(photon_test::count_lines(r.err), 1) << r.err;
+      const auto rep = nlohmann::json::parse(slurp(report));
+      EXPECT_EQ(rep["status"], "unit_error") << model << " " << mode;
+      EXPECT_NE(rep["error"].get<std::string>().find("command 1: ntt: ntt moduli [4294967280, +16) outside scratchpad"),
+                std::string::npos)
+          << rep["error"];
+    }
+}
+
+TEST(Rv32Firmware, ARingBaseThatIsNotCommandAlignedIsAConfigError) {
+  const auto r = photon("run --config " + src("configs/default.yaml") + " --workload " + src("examples/gemm.pasm") +
+                        " --set cpu.ring_base=4294967297 --quiet");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(photon_test::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("cpu.ring_base: 4294967297 is not a multiple of 64 bytes"), std::string::npos) << r.err;
+}
+
 TEST(Rv32Firmware, UnexpectedExitCodeIsNamedWithTheExpectedOnes) {
   photon_test::CliResult r;
   const nlohmann::json rep = run_fault("exit_code", "", r);
