@@ -285,8 +285,16 @@ std::string StreamLowerer::lower(const FheOp& o) {
 }
 
 std::string StreamLowerer::signature(const FheOp& o) const {
-  return fmt::format("{} {} {} {} {} {} {} {} {}", int(o.kind), o.log_n, o.level, o.max_level, o.alpha,
-                     o.dnum, o.ct_degree, o.count, fhe_rotation_is_identity(o));
+  std::string s = fmt::format("{} {} {} {} {} {} {} {} {}", int(o.kind), o.log_n, o.level, o.max_level, o.alpha,
+                              o.dnum, o.ct_degree, o.count, fhe_rotation_is_identity(o));
+  // key_policy pinned: which of the op's keys keep a slot (a pinned key is read on chip, another
+  // streamed through the working region), so that ops alike but for their keys' residency are
+  // not given one shape (it would be sized for the pinned one).
+  if (!pinned_slot_.empty()) {
+    s += " pinned=";
+    for (const KeyId& k : fhe_op_keys(o, cfg.fhe)) s += pinned_slot_.count(k) ? '1' : '0';
+  }
+  return s;
 }
 
 StreamLowerer::ShapeCost StreamLowerer::measure(const FheOp& o, const StreamShape& sh) {
