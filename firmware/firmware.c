@@ -75,15 +75,17 @@ static int push(int q, const uint32_t* words, uint32_t index) {
   return 0;
 }
 
-/* Waits until every queue is idle; returns 1 if a unit failed. */
+/* Waits until every queue is idle; returns 1 if a unit failed. The error interrupts are looked
+ * at after the queues' STATUS: a queue that fails stops (idle) with its error interrupt pending,
+ * so a failure up to the last STATUS read is seen before the queues are taken for idle. */
 static int drain(void) {
   for (;;) {
     int busy = 0;
-    if (check_unit_errors()) return 1;
     for (int q = 0; q < QUEUES; ++q) {
       uint32_t st = hal_read32(queue_base[q] + PHOTON_QUEUE_STATUS);
       if (st & PHOTON_QUEUE_STATUS_BUSY_MASK) busy = 1;
     }
+    if (check_unit_errors()) return 1;
     if (!busy) return 0;
     wait_progress();
   }
