@@ -17,6 +17,8 @@ std::string range_text(double lo, double hi) {
   return os.str();
 }
 
+std::string range_text(uint64_t lo, uint64_t hi) { return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"; }
+
 bool parse_uint(const std::string& s, uint64_t& out) {
   if (s.empty() || s[0] == '-' || s[0] == '+') return false;
   std::string t;
@@ -70,11 +72,15 @@ void ParamSet::add(Param p) {
 
 void ParamSet::add_uint(const std::string& path, uint64_t* v, uint64_t min, uint64_t max, std::string doc) {
   Param p{path, Kind::UInt, v, double(min), double(max), {}, std::move(doc), {}, {}, {}};
+  p.umin = min;
+  p.umax = max;
   add(std::move(p));
 }
 
 void ParamSet::add_uint(const std::string& path, uint32_t* v, uint32_t min, uint32_t max, std::string doc) {
   Param p{path, Kind::UInt32, v, double(min), double(max), {}, std::move(doc), {}, {}, {}};
+  p.umin = min;
+  p.umax = max;
   add(std::move(p));
 }
 
@@ -113,7 +119,7 @@ void ParamSet::set(const std::string& path, const std::string& text, Style style
     std::string expected;
     switch (p.kind) {
       case Kind::UInt:
-      case Kind::UInt32: expected = "a non-negative integer in " + range_text(p.min, p.max); break;
+      case Kind::UInt32: expected = "a non-negative integer in " + range_text(p.umin, p.umax); break;
       case Kind::Double: expected = "a number in " + range_text(p.min, p.max); break;
       case Kind::Bool: expected = "true or false"; break;
       case Kind::Choice:
@@ -142,8 +148,8 @@ void ParamSet::set(const std::string& path, const std::string& text, Style style
     case Kind::UInt32: {
       uint64_t v;
       if (!parse_uint(text, v)) throw Error(path + ": expected a non-negative integer, got '" + text + "'");
-      if (double(v) < p.min || double(v) > p.max)
-        throw Error(path + ": value " + text + " out of range " + range_text(p.min, p.max));
+      if (v < p.umin || v > p.umax)
+        throw Error(path + ": value " + text + " out of range " + range_text(p.umin, p.umax));
       if (p.kind == Kind::UInt32)
         *static_cast<uint32_t*>(p.target) = static_cast<uint32_t>(v);
       else

@@ -69,6 +69,7 @@ class ParamSet {
     std::function<size_t(const void*)> load_choice;
     /// Text naming a file: a relative path in a YAML file is relative to that file's directory.
     bool file_path = false;
+    uint64_t umin = 0, umax = 0;  // UInt, UInt32: the same range, exact (a double rounds above 2^53)
   };
 
   void add_uint(const std::string& path, uint64_t* v, uint64_t min, uint64_t max, std::string doc);

@@ -154,7 +154,9 @@ void Platform::load(pcs::Program&& source, const std::vector<FloatFill>& fills) 
   plan_hbm_calibrations();
   const uint64_t ring = cfg_.cpu.ring_base;
   if (ring + n * pcs::kCommandBytes > cfg_.hbm.capacity_bytes())
-    throw Error("command ring of " + std::to_string(n) + " commands does not fit in HBM at cpu.ring_base");
+    throw Error("cpu.ring_base: the command ring of " + std::to_string(n) + " commands (" +
+                std::to_string(n * pcs::kCommandBytes) + " bytes) at " + std::to_string(ring) +
+                " does not fit in HBM capacity (" + std::to_string(cfg_.hbm.capacity_bytes()) + " bytes)");
   // The ring must not overlap the data the program places in HBM.
   const uint64_t ring_lo = cfg_.noc.hbm_base + ring, ring_hi = ring_lo + n * pcs::kCommandBytes;
   auto overlaps = [&](uint64_t lo, uint64_t hi) { return lo < ring_hi && ring_lo < hi; };

@@ -110,6 +110,11 @@ TEST(Config, OutOfRangeNamesKeyAndRange) {
   EXPECT_THAT(e, HasSubstr("optical_gemm.dac_bits"));
   EXPECT_THAT(e, HasSubstr("out of range [1, 16]"));
   EXPECT_THAT(error_of("", {"vector.clock_ghz=0"}), HasSubstr("vector.clock_ghz"));
+  // Integer bounds above 2^53 are compared and printed exactly: 2^63 is one past cpu.ring_base's
+  // bound (it rounded to the bound as a double and was accepted), printed as an integer.
+  EXPECT_THAT(error_of("", {"cpu.ring_base=9223372036854775808"}),
+              HasSubstr("cpu.ring_base: value 9223372036854775808 out of range [0, 9223372036854775807]"));
+  EXPECT_THAT(error_of("", {"cpu.ring_base=100"}), HasSubstr("cpu.ring_base: 100 is not a multiple of 64 bytes"));
 }
 
 TEST(Config, BadYamlGivesLineNumber) {
