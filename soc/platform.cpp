@@ -212,10 +212,8 @@ void Platform::load(pcs::Program&& source, const std::vector<FloatFill>& fills) 
 
 void Platform::plan_hbm_calibrations() {
   if (cfg_.sim.helper_threads == 0) return;
-  // The streams that reach HBM, at HBM byte offsets (as the data NoC maps them), and are long
-  // enough to be fast-forwarded (the only ones a calibration is planned for).
+  // The streams that reach HBM, at HBM byte offsets (as the data NoC maps them).
   const uint64_t base = cfg_.noc.hbm_base, size = cfg_.hbm.capacity_bytes();
-  const uint64_t least = cfg_.hbm.fast_forward_bytes;
   std::vector<std::pair<HbmStream, bool>> streams;
   std::vector<QueueUnit::BulkStream> bulk;  // one command's
   for (const pcs::Command& c : program_.commands) {
@@ -226,8 +224,7 @@ void Platform::plan_hbm_calibrations() {
     for (const QueueUnit::BulkStream& b : bulk) {
       const uint64_t extent = StreamShape{b.rows, b.row_bytes, b.stride}.extent();  // saturates
       if (b.addr < base || b.addr - base >= size || extent > size - (b.addr - base)) continue;
-      const HbmStream s{b.addr - base, b.row_bytes, b.rows, b.stride};
-      if (s.bytes() >= least) streams.push_back({s, b.is_write});
+      streams.push_back({HbmStream{b.addr - base, b.row_bytes, b.rows, b.stride}, b.is_write});
     }
   }
   hbm_->controller().plan_calibrations(streams, unsigned(cfg_.sim.helper_threads));
@@ -303,15 +300,17 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
     out.message = cpu_->fault().message;
     return out;
   }
-  if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) {
-    // A unit that stopped on an error fails the run whatever the firmware reported (an error on
-    // the last commands can land after the firmware's last look at the error interrupts).
+  // A unit that stopped on an error fails a finished run whatever the firmware reported (an
+  // error on the last commands can land after the firmware's last look at the error interrupts).
+  if (cpu_->finished())
     for (const auto& q : units_)
       if (q->failed()) {
         out.status = RunOutcome::Status::UnitError;
+        out.failing_command = sys_->regs.get(regs::SYS::ERROR_CMD);
         out.message = q->error_message();
         return out;
       }
+  if (cpu_->finished() && cpu_->final_state() == unsigned(regs::FwState::DONE)) {
     // Done means the ring was consumed up to and including its END (firmware.c publishes
     // RING_HEAD = END's index + 1): a firmware that reports done early dispatched nothing more.
     const uint64_t n = program_.commands.size();
@@ -334,12 +333,6 @@ RunOutcome Platform::run(const std::function<void(double)>& progress, double max
   const uint32_t code = regs::SYS::STATUS_CODE.get(status);
   out.failing_command = sys_->regs.get(regs::SYS::ERROR_CMD);
   if (cpu_->finished()) {
-    for (const auto& q : units_)
-      if (q->failed()) {
-        out.status = RunOutcome::Status::UnitError;
-        out.message = q->error_message();
-        return out;
-      }
     out.status = RunOutcome::Status::FirmwareError;
     const std::string idx = "command " + std::to_string(out.failing_command) + ": ";
     if (code == uint32_t(regs::FwError::OPCODE))

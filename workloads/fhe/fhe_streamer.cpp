@@ -41,12 +41,11 @@ void FheStreamer::ntt(uint8_t op, uint64_t src0, uint64_t src1, uint64_t dst, ui
   const bool two = op == pcs::Ntt::kMulMod || op == pcs::Ntt::kAddMod || op == pcs::Ntt::kSubMod ||
                    op == pcs::Ntt::kMulAccMod;
   const uint64_t dst_bytes = uint64_t(op == pcs::Ntt::kBConv ? out_limbs : limbs) * lb;
-  const FheStreamSync::Span two_src[] = {{src0, src0 + limbs * lb}, {src1, src1 + limbs * lb}, {dst, dst + dst_bytes}};
-  const FheStreamSync::Span one_src[] = {{src0, src0 + limbs * lb}, {dst, dst + dst_bytes}};
-  if (two)
-    sync_.ntt_access(two_src, 3);
-  else
-    sync_.ntt_access(one_src, 2);
+  FheStreamSync::Span spans[3] = {{src0, src0 + limbs * lb}};
+  size_t n = 1;
+  if (two) spans[n++] = {src1, src1 + limbs * lb};
+  spans[n++] = {dst, dst + dst_bytes};
+  sync_.ntt_access(spans, n);
   w_.set_log_n(log_n);
   w_.ntt(op, src0, src1, dst, limbs, moduli, out_limbs, galois);
 }
@@ -137,9 +136,8 @@ void FheStreamer::run(std::vector<Tile>& tiles, bool single, uint64_t weight) {
   const uint64_t mark = arena_.mark();
   const int depth = single ? 1 : 2;
   boost::container::small_vector<uint64_t, 6> slot[2];
-  for (int s = 0; s < depth; ++s) {
+  for (int s = 0; s < depth; ++s)
     for (size_t p = 0; p < positions; ++p) slot[s].push_back(need[p] ? arena_.alloc(need[p]) : 0);
-  }
   if (single) slot[1] = slot[0];
   if (dry_) {
     if (!tiles.empty())

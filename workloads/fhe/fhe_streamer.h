@@ -69,11 +69,11 @@ inline TileOperand operand(const PolyRef& r, uint32_t polys, uint32_t lo, uint32
   return o;
 }
 
-/// What a tile's compute sees: per operand position, the scratchpad address of its polynomial 0
-/// (limb lo) and the bytes between its polynomials and between its limbs in the scratchpad.
 /// Limb ranges of a loop ({first, count} or {begin, end}): a few per loop, kept inline.
 using LimbRuns = boost::container::small_vector<std::pair<uint32_t, uint32_t>, 8>;
 
+/// What a tile's compute sees: per operand position, the scratchpad address of its polynomial 0
+/// (limb lo) and the bytes between its polynomials and between its limbs in the scratchpad.
 struct TileView {
   uint32_t log_n = 0;  ///< log2 of the coefficients per limb in this tile (N, or the slice)
   uint32_t slice = 0;  ///< slice index (0 for whole limbs)
