@@ -24,8 +24,11 @@ uint32_t hal_read32(uint32_t addr);
 void hal_write32(uint32_t addr, uint32_t value);
 /* Writes `count` consecutive 32-bit registers from `addr` (a queue's CMD[0..15]), in order. */
 void hal_write_block32(uint32_t addr, const uint32_t* words, uint32_t count);
-/* Reads `bytes` bytes of memory at data-NoC address `addr` (the command ring in HBM). */
-void hal_read_mem(uint64_t addr, void* dst, uint32_t bytes);
+/* Makes `bytes` bytes of memory at data-NoC address `addr` (the command ring in HBM) readable
+ * and returns where: `buf` filled with them by one burst read (native), or a view of the memory
+ * itself where the CPU loads from it directly (rv32: the data aperture, whose 1 KiB line buffer
+ * is refilled by one burst read on a miss). What it returns is valid until the next call. */
+const void* hal_fetch_mem(uint64_t addr, void* buf, uint32_t bytes);
 /* Sleeps until an enabled interrupt is pending (returns at once if one already is). */
 void hal_wait_irq(void);
 void hal_work(enum hal_work kind);

@@ -140,8 +140,9 @@ void hal_write32(uint32_t addr, uint32_t value) { photon::current_cpu->write32(a
 void hal_write_block32(uint32_t addr, const uint32_t* words, uint32_t count) {
   photon::current_cpu->write_block32(addr, words, count);
 }
-void hal_read_mem(uint64_t addr, void* dst, uint32_t bytes) {
-  photon::current_cpu->read_mem(addr, dst, bytes);
+const void* hal_fetch_mem(uint64_t addr, void* buf, uint32_t bytes) {
+  photon::current_cpu->read_mem(addr, buf, bytes);
+  return buf;
 }
 void hal_wait_irq(void) { photon::current_cpu->wait_irq(); }
 void hal_work(enum hal_work kind) { photon::current_cpu->work(kind); }

@@ -40,12 +40,12 @@ struct CpuConfig {
   double clock_ghz = 1.0;             ///< firmware CPU clock, GHz
   uint32_t mmio_latency_cycles = 10;  ///< one register access over the control bus, CPU cycles
   /// native: firmware work to decode and route one command, CPU cycles. Measured on the rv32
-  /// ISS (firmware.measured.dispatch_cycles, models/rv32/README.md "Firmware cost"): 415 on
+  /// ISS (firmware.measured.dispatch_cycles, models/rv32/README.md "Firmware cost"): 210 on
   /// light_resnet50 with configs/default.yaml.
-  uint32_t dispatch_cycles = 415;
+  uint32_t dispatch_cycles = 210;
   /// native: firmware work per interrupt wake-up, CPU cycles. Measured on the rv32 ISS as
-  /// above (firmware.measured.irq_latency_cycles): 87 on light_resnet50.
-  uint32_t irq_latency_cycles = 87;
+  /// above (firmware.measured.irq_latency_cycles): 73 on light_resnet50.
+  uint32_t irq_latency_cycles = 73;
   uint32_t queue_depth = 16;            ///< per-unit hardware command queue entries
   uint32_t semaphores = 64;             ///< hardware semaphores
   uint64_t ring_base = 0x100000000ull;  ///< HBM address of the command ring (4 GiB)

@@ -23,19 +23,30 @@ static inline void hal_write_block32(uint32_t addr, const uint32_t* words, uint3
  * aperture size) only when `addr` lies outside it. */
 static uint64_t hal_window = 0;
 
-static inline void hal_read_mem(uint64_t addr, void* dst, uint32_t bytes) {
+static inline const void* hal_fetch_mem(uint64_t addr, void* buf, uint32_t bytes) {
   const uint64_t base = addr & ~(uint64_t)(RV32_DATA_BYTES - 1);
   if (base != hal_window) {
     REG32(RV32_CPUCTL_BASE + RV32_CPUCTL_DATA_WINDOW_LO) = (uint32_t)base;
     REG32(RV32_CPUCTL_BASE + RV32_CPUCTL_DATA_WINDOW_HI) = (uint32_t)(base >> 32);
     hal_window = base;
   }
-  /* fence: the line buffer may hold data older than the memory. */
+  /* fence: the line buffer may hold data older than the memory (or of the old window). */
   __asm__ volatile("fence" ::: "memory");
   const volatile uint32_t* src =
       (const volatile uint32_t*)(uintptr_t)(RV32_DATA_BASE + (uint32_t)(addr - base));
-  uint32_t* out = (uint32_t*)dst;
-  for (uint32_t i = 0; i < bytes / 4; ++i) out[i] = src[i];
+  if (addr + bytes <= base + RV32_DATA_BYTES) return (const void*)src;  /* a view: no copy */
+  /* The range leaves the window: copy it, moving the window once. */
+  uint32_t* out = (uint32_t*)buf;
+  const uint32_t first = (uint32_t)(base + RV32_DATA_BYTES - addr);
+  for (uint32_t i = 0; i < first / 4; ++i) out[i] = src[i];
+  const uint64_t next = base + RV32_DATA_BYTES;
+  REG32(RV32_CPUCTL_BASE + RV32_CPUCTL_DATA_WINDOW_LO) = (uint32_t)next;
+  REG32(RV32_CPUCTL_BASE + RV32_CPUCTL_DATA_WINDOW_HI) = (uint32_t)(next >> 32);
+  hal_window = next;
+  __asm__ volatile("fence" ::: "memory");
+  const volatile uint32_t* rest = (const volatile uint32_t*)(uintptr_t)RV32_DATA_BASE;
+  for (uint32_t i = 0; i < (bytes - first) / 4; ++i) out[first / 4 + i] = rest[i];
+  return buf;
 }
 
 /* mstatus.MIE is 0 and mie.MEIE 1 (crt0.S): wfi returns once the interrupt controller's line

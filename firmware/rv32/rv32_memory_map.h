@@ -13,8 +13,9 @@
  *   0x4000_0000  control-bus window, 16 MiB: CPU address 0x4000_0000 + A is control-bus address
  *                A (the PHOTON_*_BASE + offset of photon_regs.h). 32-bit accesses only.
  *   0x8000_0000  data aperture, 256 MiB: CPU address 0x8000_0000 + A is data-NoC address
- *                DATA_WINDOW + A (HBM, scratchpad). Loads are served by a 64-byte line buffer
- *                refilled with one data-NoC read; `fence` empties it; stores write through.
+ *                DATA_WINDOW + A (HBM, scratchpad). Loads are served by a 1 KiB line buffer
+ *                (16 commands of the ring) refilled with one data-NoC burst read; `fence`
+ *                empties it; stores write through.
  * Anything else is an access fault. */
 #ifndef PHOTON_RV32_MEMORY_MAP_H
 #define PHOTON_RV32_MEMORY_MAP_H
@@ -36,7 +37,7 @@
 #define RV32_MMIO_BYTES 0x01000000
 #define RV32_DATA_BASE 0x80000000
 #define RV32_DATA_BYTES 0x10000000
-#define RV32_DATA_LINE_BYTES 64
+#define RV32_DATA_LINE_BYTES 1024
 
 /* Exit protocol (as riscv-tests and Spike's HTIF): the firmware stores (code << 1) | 1 to the
  * word at its `tohost` symbol. code is photon_fw_main's return value (PHOTON_FW_STATE_DONE or

@@ -221,6 +221,7 @@ void Rv32Cpu::set_command_ring(uint64_t base, uint32_t entry_bytes, std::vector<
   kind_names_ = std::move(kind_names);
   costs_.assign(kind_names_.size() + 1, Cost{});  // the last bucket: boot, before any fetch
   cur_bucket_ = kind_names_.size();
+  cur_entry_ = ~uint64_t(0);
 }
 
 std::string Rv32Cpu::in_function(uint32_t pc) const {
@@ -457,9 +458,12 @@ bool Rv32Cpu::load(uint32_t addr, unsigned bytes, uint32_t& v) {
       if (!transport(data, false, la, line_, RV32_DATA_LINE_BYTES, "data-NoC")) return false;
       line_addr_ = la;
       line_valid_ = true;
-      if (ring_bytes_ && la - ring_base_ < ring_bytes_) {  // a command fetch: a new interval
+    }
+    if (ring_bytes_ && da - ring_base_ < ring_bytes_) {  // the first load from a ring entry: a new interval
+      const uint64_t i = (da - ring_base_) / entry_bytes_;
+      if (i != cur_entry_) {
         close_interval();
-        const uint64_t i = (la - ring_base_) / entry_bytes_;
+        cur_entry_ = i;
         cur_bucket_ = i < kinds_.size() && kinds_[i] < kind_names_.size() ? kinds_[i] : kind_names_.size();
         ++costs_[cur_bucket_].entries;
       }

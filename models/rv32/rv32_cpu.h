@@ -155,6 +155,7 @@ class Rv32Cpu : public sc_core::sc_module, public CpuModel, private rv32::Rv32Bu
   // Cost attribution (set_command_ring).
   uint64_t ring_base_ = 0, ring_bytes_ = 0;
   uint32_t entry_bytes_ = 64;
+  uint64_t cur_entry_ = ~uint64_t(0);  ///< the ring entry the current interval belongs to
   std::vector<uint8_t> kinds_;
   std::vector<std::string> kind_names_;
   std::vector<Cost> costs_;  ///< per kind, then one for the boot (before the first fetch)

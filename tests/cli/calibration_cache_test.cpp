@@ -98,7 +98,9 @@ TEST(CalibrationCache, RunsReportTheSameWithTheCacheAsWithout) {
       {"probes as an object", [](nlohmann::json& e) { e["probes"] = {{"a", 1}}; }},
       {"one window missing", [](nlohmann::json& e) { e["probes"].erase(e["probes"].size() - 1); }},
   };
-  const auto good = cache_files(cache);
+  // The first run's files (the halved rates above changed that run's timing, so it may have
+  // calibrated and kept shapes of its own, correctly: they stay as they are).
+  const auto& good = files;
   for (const auto& [what, damage] : damages) {
     for (const auto& f : good) {
       nlohmann::json e = nlohmann::json::parse(computed[f]);
