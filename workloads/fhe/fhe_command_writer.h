@@ -36,6 +36,7 @@ class FheCommandWriter {
 
   /// The op-table tag and ring degree of the commands that follow.
   void set_tag(uint32_t tag) { tag_ = tag; }
+  uint32_t tag() const { return tag_; }
   void set_log_n(uint32_t log_n) { log_n_ = log_n; }
 
   /// One NTT-unit command over `limbs` limbs (scratchpad byte offsets; `moduli`: byte offset of

@@ -16,13 +16,14 @@
 
 namespace photon::fhe {
 
-void OpLowerer::lower(const FheOp& op) {
+void OpLowerer::lower(const FheOp& op, size_t index) {
   const FheOpTraits& t = fhe_op_traits(op.kind);
+  op_ = index;
   w.set_log_n(op.log_n);
   if (t.lower)
     t.lower(*this, op);
   else if (t.expand)
-    for (const FheOp& s : t.expand(op, fc)) lower(s);
+    for (const FheOp& s : t.expand(op, fc)) lower(s, index);
 }
 
 namespace {
@@ -92,6 +93,13 @@ std::string describe(const FheOp& op, uint32_t source_max_level, const RunConfig
 /// small N (HMult N = 2^12, equal bytes) streamed tiles are up to 12 % faster: docs/fhe.md
 /// "Which layout".
 constexpr double kResidentKeySlack = 1.25;
+/// The same bound where the resident layout has a single key slot: each reload then waits for
+/// the key switch that reads the slot and the next key switch waits for the reload, where the
+/// streamed plan overlaps key digits with compute, so it must read fewer bytes to be faster.
+/// Measured on configs/sharp_like.yaml with keys loaded ahead (docs/fhe.md "Which layout"):
+/// DaCapo at 1 GiB, resident 0.88 of the streamed key bytes, 28.31 against 27.57 ms;
+/// bootstrapping at N = 2^16, L = 34, alpha = 12 with 512 MiB, 0.77, 9.41 against 15.48 ms.
+constexpr double kOneSlotKeySlack = 0.8;
 
 pcs::Program end_only() {
   pcs::Program out;
@@ -135,10 +143,11 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
     for (const KeyId& k : fhe_op_keys(op, fc))
       if (std::find(distinct.begin(), distinct.end(), k) == distinct.end()) distinct.push_back(k);
   if (resident && fc.layout == FheLayout::Auto && mem.any_key && distinct.size() > mem.slots) {
+    const double slack = mem.slots == 1 ? kOneSlotKeySlack : kResidentKeySlack;
     const double r = double(fhe_key_traffic(ops, mem.slots, cfg, true));
-    if (r > kResidentKeySlack * double(fhe_key_traffic(ops, 0, cfg))) {
+    if (r > slack * double(fhe_key_traffic(ops, 0, cfg))) {
       splan = plan_fhe_stream(ops, cfg, mem);
-      resident = r <= kResidentKeySlack * double(fhe_key_traffic(ops, splan->slots, cfg));
+      resident = r <= slack * double(fhe_key_traffic(ops, splan->slots, cfg));
     }
   }
   if (!resident && !splan) splan = plan_fhe_stream(ops, cfg, mem);
@@ -172,12 +181,12 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
   // Per op: its row, its commands, and its memory figures (bytes by class, peak scratchpad).
   std::vector<uint64_t> peak(ops.size() + 1, 0);
   if (resident) {
-    OpLowerer lowerer(cfg, mem, keys, w);
+    OpLowerer lowerer(cfg, mem, keys, w, key_acquisitions(ops, cfg));
     for (size_t i = 0; i < ops.size(); ++i) {
       const FheOp& op = ops[i];
       w.set_tag(out.add_op(
           {op_name(op), fhe_op_traits(op.kind).table_kind, describe(op, prog.ops[i].max_level, cfg), {}}));
-      with_error_context(where_of(op), [&] { lowerer.lower(op); });
+      with_error_context(where_of(op), [&] { lowerer.lower(op, i); });
       peak[i + 1] = mem.keys_base + uint64_t(keys.occupied()) * mem.slot_bytes;
     }
   } else {

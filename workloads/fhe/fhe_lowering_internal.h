@@ -23,13 +23,27 @@ struct LimbCtx {
 };
 LimbCtx limb_ctx(const FheOp& op, uint32_t storage_bits);
 
+/// One key switch's key, in the order the resident lowering acquires them: the key, the limb
+/// parameters of the (sub-)op that reads it, and the index of its op in the program.
+struct KeyAcquisition {
+  KeyId key;
+  LimbCtx c;
+  size_t op;
+};
+/// Every key use of `ops`, in acquisition order (a composite op's sub-ops in sequence).
+std::vector<KeyAcquisition> key_acquisitions(const std::vector<FheOp>& ops, const RunConfig& cfg);
+
 class OpLowerer {
  public:
-  OpLowerer(const RunConfig& cfg, const FheMemoryPlan& mem, FheKeyCache& keys, FheCommandWriter& w)
-      : cfg(cfg), fc(cfg.fhe), mem(mem), keys(keys), w(w) {}
+  /// `uses`: key_acquisitions(ops) of the ops that will be lowered, in that order (empty: every key is
+  /// loaded when its key switch starts).
+  OpLowerer(const RunConfig& cfg, const FheMemoryPlan& mem, FheKeyCache& keys, FheCommandWriter& w,
+            std::vector<KeyAcquisition> uses = {})
+      : cfg(cfg), fc(cfg.fhe), mem(mem), keys(keys), w(w), uses_(std::move(uses)) {}
 
-  /// Emits `op` (a composite op: its sub-ops) through its row of the op table.
-  void lower(const FheOp& op);
+  /// Emits `op` (a composite op: its sub-ops) through its row of the op table; `index` is its
+  /// index in the program (KeyAcquisition::op), its row's tag the writer's current one.
+  void lower(const FheOp& op, size_t index);
 
   // Addresses.
   uint32_t chain_off(uint32_t slot) const { return 8 * slot; }
@@ -38,7 +52,8 @@ class OpLowerer {
   void bconv(uint64_t src, Range from, uint64_t dst, Range to) { w.bconv(mem.chain, src, from, dst, to); }
 
   // Key switching (fhe_key_switch.cpp).
-  /// Brings `key` into a slot (emitting its DMA and semaphores on a miss); returns the slot.
+  /// Brings `key` into a slot (emitting its DMA and semaphores on a miss, unless the previous
+  /// inner product acquired it ahead); returns the slot.
   int acquire_key(const LimbCtx& c, const KeyId& key);
   /// Before the first read of a freshly loaded slot: the NTT queue waits for its DMA.
   void wait_key(int slot);
@@ -59,6 +74,25 @@ class OpLowerer {
   const FheMemoryPlan& mem;
   FheKeyCache& keys;
   FheCommandWriter& w;
+
+ private:
+  /// A key load the cache granted: the grant, the limb parameters of its use, the key.
+  struct KeyLoad {
+    FheKeyCache::Grant grant;
+    LimbCtx c;
+    KeyId key;
+    uint32_t polys() const;  ///< polys the slot receives (2 per digit loaded)
+  };
+  /// The DMA queue waits until the NTT queue has completed every command so far (a slot reload).
+  void reload_wait();
+  /// Copies polys [p0, p1) of a granted key from HBM into its slot.
+  void copy_key(const KeyLoad& k, uint32_t p0, uint32_t p1);
+
+  std::vector<KeyAcquisition> uses_;
+  size_t next_use_ = 0;  ///< uses_[next_use_] is the next acquire_key()
+  size_t op_ = 0;        ///< index of the top-level op being lowered
+  bool ahead_ = false;   ///< uses_[next_use_] was acquired by inner_product(), into ahead_slot_
+  int ahead_slot_ = 0;
 };
 
 // The op table's emitters (one per row that emits commands).

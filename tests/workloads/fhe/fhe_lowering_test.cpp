@@ -227,6 +227,8 @@ TEST(FheLowering, KeyCacheIsLruOfWholeKeys) {
   FheProgram prog;
   prog.ops = {rot(1), rot(2), rot(1)};
   const uint64_t kb = fhe_key_bytes(prog.ops[0], cfg.ntt.storage_bits);
+  // The resident layout's cache (auto would stream at one slot here: kOneSlotKeySlack).
+  cfg.fhe.layout = FheLayout::Resident;
   // Smallest scratchpad: one slot; r1, r2, r1 reloads r1.
   const uint64_t lo = smallest_scratchpad_kib(prog, cfg);
   cfg.scratchpad.size_kib = lo;

@@ -100,11 +100,13 @@ TEST(FheSweep, DaCapoHbmBytesFallMonotonicallyFrom8MiBTo1GiB) {
 }
 
 TEST(FheSweep, DaCapoLatencyAndHbmBytesFallMonotonically) {
-  // N = 2^17 (460 MB keys): streamed with spills at 32 MiB, every ciphertext on chip at 256 MiB,
-  // one 480 MiB key slot (resident) at 1 GiB. 512 MiB is left out: it is 0.14 % above 256 MiB at
-  // equal bytes (docs/fhe.md "How much on-chip memory", DaCapo).
+  // N = 2^17 (460 MB keys): streamed with spills at 32 MiB, every ciphertext on chip from
+  // 256 MiB; the key set never fits, and from 512 MiB the plan is the same (the resident layout's
+  // single key slot reads 12 % fewer key bytes but serialises its reloads: fhe_lowering.cpp,
+  // kOneSlotKeySlack). 256 MiB is left out: it is 0.14 % below 512 MiB at equal bytes
+  // (docs/fhe.md "How much on-chip memory", DaCapo).
   const FheProgram prog = heir::load_heir(std::string(PHOTON_SHARED_DIR) + "/inputs/heir/dacapo_mlp_ckks.mlir");
-  check_monotonic("dacapo", {32 * 1024, 128 * 1024, 256 * 1024, 1024 * 1024}, true,
+  check_monotonic("dacapo", {32 * 1024, 128 * 1024, 512 * 1024, 1024 * 1024}, false,
                   [&](const RunConfig& c) { return lower_fhe(prog, c); });
 }
 
