@@ -54,44 +54,35 @@ int OpLowerer::acquire_key(const LimbCtx& c, const KeyId& id) {
     return ahead_slot_;
   }
   if (next_use_ < uses_.size()) ++next_use_;
-  const KeyLoad load{keys.acquire(id, c.K), c, id};
-  if (load.grant.load) {
-    if (load.grant.reload) reload_wait();
-    copy_key(load, 0, load.polys());
-    w.sync(pcs::Opcode::Signal, pcs::Queue::Dma, kSemKeyReady);
+  return load_key(c, id);
+}
+
+int OpLowerer::load_key(const LimbCtx& c, const KeyId& id) {
+  const FheKeyCache::Grant g = keys.acquire(id, c.K);
+  if (!g.load) return g.slot;
+  if (g.reload) {  // reloading a slot: wait until the NTT queue is done reading it
+    w.sync(pcs::Opcode::Signal, pcs::Queue::Ntt, kSemSlotFree);
+    w.sync(pcs::Opcode::Wait, pcs::Queue::Dma, kSemSlotFree);
   }
-  return load.grant.slot;
-}
-
-void OpLowerer::reload_wait() {  // the DMA queue waits until the NTT queue is done with the slot
-  w.sync(pcs::Opcode::Signal, pcs::Queue::Ntt, kSemSlotFree);
-  w.sync(pcs::Opcode::Wait, pcs::Queue::Dma, kSemSlotFree);
-}
-
-uint32_t OpLowerer::KeyLoad::polys() const {
-  return grant.q_limbs == key.max_level + 1 ? 2 * key.dnum : 2 * c.beta;
-}
-
-void OpLowerer::copy_key(const KeyLoad& k, uint32_t p0, uint32_t p1) {
-  if (p1 <= p0) return;
   // HBM holds the key compactly (2*dnum polys of L+1+alpha limbs, digit-major); the slot uses chain
   // slots (Q limbs at 0.., P limbs at q_slots..). A whole key is one copy when L = Lmax, else a Q
   // and a P copy; a key switch at level l < L loads only what it reads: the polys of its beta
   // digits, Q limbs 0..K-1 and the P limbs (a later use at a higher level reloads the slot).
-  const LimbCtx& c = k.c;
-  const KeyId& id = k.key;
+  const uint64_t hbm = cfg.noc.hbm_base + mem.key_hbm_base + g.hbm_offset;
+  const uint64_t spm = cfg.noc.scratchpad_base + mem.key_slot(g.slot);
   const uint64_t key_limbs = id.max_level + 1ull + id.alpha, q_limbs = id.max_level + 1ull;
   const uint64_t slot_stride = mem.ext_slots * c.lb;
-  const uint64_t hbm = cfg.noc.hbm_base + mem.key_hbm_base + k.grant.hbm_offset + p0 * key_limbs * c.lb;
-  const uint64_t spm = cfg.noc.scratchpad_base + mem.key_slot(k.grant.slot) + p0 * slot_stride;
-  const uint32_t polys = p1 - p0;
-  if (k.grant.q_limbs == q_limbs && q_limbs == mem.q_slots) {
+  const bool whole = g.q_limbs == q_limbs;
+  const uint32_t polys = whole ? 2 * id.dnum : 2 * c.beta;
+  if (whole && q_limbs == mem.q_slots) {
     w.dma(hbm, spm, key_limbs * c.lb, polys, key_limbs * c.lb, slot_stride, ByteClass::Keys);
   } else {
-    w.dma(hbm, spm, k.grant.q_limbs * c.lb, polys, key_limbs * c.lb, slot_stride, ByteClass::Keys);
+    w.dma(hbm, spm, g.q_limbs * c.lb, polys, key_limbs * c.lb, slot_stride, ByteClass::Keys);
     w.dma(hbm + q_limbs * c.lb, spm + mem.q_slots * c.lb, id.alpha * c.lb, polys, key_limbs * c.lb,
           slot_stride, ByteClass::Keys);
   }
+  w.sync(pcs::Opcode::Signal, pcs::Queue::Dma, kSemKeyReady);
+  return g.slot;
 }
 
 void OpLowerer::wait_key(int slot) {
@@ -139,17 +130,11 @@ void OpLowerer::inner_product(const LimbCtx& c, const std::vector<uint64_t>& ext
   }
   if (!ahead_ && next_use_ < uses_.size()) {
     const KeyAcquisition& u = uses_[next_use_];
-    const KeyLoad next{keys.acquire(u.key, u.c.K), u.c, u.key};
+    const uint32_t tag = w.tag();
+    if (tag != pcs::kNoTag) w.set_tag(tag + uint32_t(u.op - op_));
+    ahead_slot_ = load_key(u.c, u.key);
     ahead_ = true;
-    ahead_slot_ = next.grant.slot;
-    if (next.grant.load) {
-      const uint32_t tag = w.tag();
-      if (tag != pcs::kNoTag) w.set_tag(tag + uint32_t(u.op - op_));
-      if (next.grant.reload) reload_wait();
-      copy_key(next, 0, next.polys());
-      w.sync(pcs::Opcode::Signal, pcs::Queue::Dma, kSemKeyReady);
-      w.set_tag(tag);
-    }
+    w.set_tag(tag);
   }
 }
 

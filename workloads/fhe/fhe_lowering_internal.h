@@ -76,17 +76,9 @@ class OpLowerer {
   FheCommandWriter& w;
 
  private:
-  /// A key load the cache granted: the grant, the limb parameters of its use, the key.
-  struct KeyLoad {
-    FheKeyCache::Grant grant;
-    LimbCtx c;
-    KeyId key;
-    uint32_t polys() const;  ///< polys the slot receives (2 per digit loaded)
-  };
-  /// The DMA queue waits until the NTT queue has completed every command so far (a slot reload).
-  void reload_wait();
-  /// Copies polys [p0, p1) of a granted key from HBM into its slot.
-  void copy_key(const KeyLoad& k, uint32_t p0, uint32_t p1);
+  /// Acquires `id` for a use with limb parameters `c` and emits its copy into the slot on a miss
+  /// (a reload first waits until the NTT queue is done reading the slot); returns the slot.
+  int load_key(const LimbCtx& c, const KeyId& id);
 
   std::vector<KeyAcquisition> uses_;
   size_t next_use_ = 0;  ///< uses_[next_use_] is the next acquire_key()
