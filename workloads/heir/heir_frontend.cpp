@@ -181,7 +181,10 @@ int64_t Frontend::rotation_of(const Operation& op, const Scope& s) const {
     auto it = s.find(op.operands[i]);
     if (it != s.end() && it->second.has_cst) return it->second.cst;
   }
-  return 0;
+  // A rotation whose amount is not a compile-time integer cannot be lowered (its Galois element
+  // names its key): refuse it rather than lower it as rotation 0, which would drop its work.
+  fail(op, "'" + op.name + "' has no integer rotation amount (expected an integer attribute static_shift, "
+               "shift, offset, index or k, or a constant operand)");
 }
 
 void Frontend::bind_results(const Operation& op, Scope& s, const Value& in, FheOpKind k, bool emitted) {

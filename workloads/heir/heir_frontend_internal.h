@@ -68,6 +68,8 @@ class Frontend {
   /// The FheOp of `op` of kind `k` on input `in`, with the program's parameters and its level.
   fhe::FheOp make(const mlir::Operation& op, fhe::FheOpKind k, const Value& in);
   int push(fhe::FheOp f);
+  /// The rotation amount (slots) of a rotate op: an integer attribute or a constant operand.
+  /// Throws Error naming the op and its location when there is none.
   int64_t rotation_of(const mlir::Operation& op, const Scope& s) const;
   void bind_results(const mlir::Operation& op, Scope& s, const Value& in, fhe::FheOpKind k, bool emitted);
 

@@ -299,7 +299,7 @@ void Frontend::run_emit(const Operation& op, Scope& s, FheOpKind k, Value in, in
     in.level = pp_.max_level;  // fresh encryption at L; an Encode takes its consumer's level
   }
   FheOp f = make(op, k, in);
-  if (k == FheOpKind::Rotate || k == FheOpKind::Conjugate) f.rotation = rotation_of(op, s);
+  if (k == FheOpKind::Rotate) f.rotation = rotation_of(op, s);
   int idx = push(f);
   for (int64_t e = 1; e < in.elements; ++e) push(f);  // elementwise over tensor<n x !ct>
   bind_results(op, s, in, k, true);

@@ -79,7 +79,12 @@ bool scalar_int(const Attr* a, long long* out) {
   if (i >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i]))) return false;
   bool hex = s.compare(i, 2, "0x") == 0;
   // MLIR: decimal or 0x; parse_mlir has checked the value fits int64 (so -2^63 is exact here).
-  const unsigned long long v = std::strtoull(s.c_str() + i, nullptr, hex ? 16 : 10);
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(s.c_str() + i, &end, hex ? 16 : 10);
+  // A float (1.5, 2e3) is not an integer: only its type may follow the digits.
+  size_t j = static_cast<size_t>(end - s.c_str());
+  while (j < s.size() && s[j] == ' ') ++j;
+  if (j < s.size() && s[j] != ':') return false;
   *out = static_cast<long long>(neg ? 0ull - v : v);
   return true;
 }

@@ -143,7 +143,8 @@ void walk_ops(const Region& r, F&& f) {
   }
 }
 
-/// First integer in a Scalar's text ("536903681 : i64" -> 536903681); false if none.
+/// The integer of a Scalar's text ("536903681 : i64" -> 536903681, "-3", "0x1F"); false if it
+/// holds none or a float ("1.5", "2e3 : f64").
 bool scalar_int(const Attr* a, long long* out);
 
 /// Element type and dimensions of a static tensor type `tensor<3x4xi64>` (`tensor<i32>`: no

@@ -281,6 +281,25 @@ TEST(HeirInputChecks, IntegerLiteralOutsideItsTypeIsAnError) {
                                "-9223372036854775808 .. 9223372036854775807)");
 }
 
+TEST(HeirInputChecks, ARotationWithoutAnIntegerAmountIsAnError) {
+  // Lowered as rotation 0 it would drop the rotation's key switch (and its key) silently.
+  const std::string msg =
+      ": 'ckks.rotate' has no integer rotation amount (expected an integer attribute static_shift, "
+      "shift, offset, index or k, or a constant operand)";
+  for (const std::string body : {std::string("    %y = ckks.rotate %x : !ct\n"),
+                                 std::string("    %y = ckks.rotate %x {static_shift = \"1\"} : !ct\n"),
+                                 std::string("    %y = ckks.rotate %x {static_shift = 1.5 : f64} : !ct\n")}) {
+    const std::string text = ring_program("<1 + x**1024>", body);
+    EXPECT_EQ(error_of(text), where(text, "ckks.rotate") + msg) << body;
+  }
+  // With an integer amount it lowers (the oracle: the amount as written).
+  const FheProgram p =
+      load_heir_string(ring_program("<1 + x**1024>", "    %y = ckks.rotate %x {static_shift = 3} : !ct\n"), "t.mlir");
+  ASSERT_EQ(p.ops.size(), 1u);
+  EXPECT_EQ(p.ops[0].kind, FheOpKind::Rotate);
+  EXPECT_EQ(p.ops[0].rotation, 3);
+}
+
 TEST(HeirInputChecks, IntegerLiteralsAtTheirTypeBoundsParse) {
   const std::string text =
       "module attributes {a = 9223372036854775807, b = -9223372036854775808 : i64, c = 4294967295 : i32, "
