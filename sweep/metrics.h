@@ -34,7 +34,8 @@ std::optional<double> metric_value(const nlohmann::json& report, const std::stri
 
 /// Checks each metric's path against a report of the base platform (`probe`): the path must lead
 /// to a number. Paths into sections only some workloads have (fhe, workload_info, ops,
-/// numerics_error, outputs) are checked only as far as `probe` has them. Throws Error
+/// numerics_error, outputs) are checked only as far as `probe` has them; FHE paths whole when the
+/// probe has an fhe summary (fhe.by_kind.KIND.FIELD against the fields of fhe.total). Throws Error
 /// "metrics: NAME: ..." naming the first bad one and the keys that exist where it stopped.
 void check_metric_paths(const std::vector<MetricSpec>& metrics, const nlohmann::json& probe);
 

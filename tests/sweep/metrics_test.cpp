@@ -53,5 +53,31 @@ TEST(Metrics, PathChecksNameTheMetricAndWhatExists) {
   EXPECT_EQ(msg({{"x", "fhe.total.latency_ns"}}), "ok");
 }
 
+TEST(Metrics, FhePathsAreCheckedAgainstTheSummaryOfTheProbe) {
+  // A probe of an FHE sweep has the fhe summary with no ops (workloads/driver/fhe_summary.cpp):
+  // its sections are fixed; fhe.by_kind.KIND has the fields of fhe.total.
+  nlohmann::json probe = kReport;
+  probe["fhe"] = {{"by_kind", nlohmann::json::object()},
+                  {"total", {{"latency_ns", 0}, {"key_bytes", 0}}},
+                  {"bootstrap", {{"latency_ns", 0}, {"key_bytes", 0}}}};
+  auto msg = [&](const std::vector<MetricSpec>& m) {
+    try {
+      check_metric_paths(m, probe);
+    } catch (const Error& e) { return std::string(e.what()); }
+    return std::string("ok");
+  };
+  EXPECT_EQ(msg({{"a", "fhe.total.key_bytes"}, {"b", "fhe.bootstrap.latency_ns"}, {"c", "fhe.by_kind.rotate.key_bytes"}}),
+            "ok");
+  EXPECT_EQ(msg({{"x", "fhe.totl.latency_ns"}}),
+            "metrics: x: report path 'fhe.totl.latency_ns' does not exist (keys under 'fhe': bootstrap, by_kind, "
+            "total)");
+  EXPECT_EQ(msg({{"x", "fhe.total.key_byte"}}),
+            "metrics: x: report path 'fhe.total.key_byte' does not exist (keys under 'fhe.total': key_bytes, "
+            "latency_ns)");
+  EXPECT_EQ(msg({{"x", "fhe.by_kind.rotate.latncy_ns"}}),
+            "metrics: x: report path 'fhe.by_kind.rotate.latncy_ns' does not exist (keys under 'fhe.total': "
+            "key_bytes, latency_ns)");
+}
+
 }  // namespace
 }  // namespace photon::sweep
