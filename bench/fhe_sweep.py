@@ -84,20 +84,36 @@ def plot(rows, path, title):
     fig.savefig(path, dpi=110)
 
 
+def sizes_arg(text):
+    """--sizes: a comma-separated list of positive whole MiB."""
+    try:
+        sizes = [int(t) for t in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected comma-separated whole MiB, e.g. 8,16,32 (got '%s')" % text)
+    bad = [s for s in sizes if s < 1]
+    if bad:
+        raise argparse.ArgumentTypeError("sizes must be at least 1 MiB (got %d)" % bad[0])
+    return sizes
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--photon", default=os.path.join(ROOT, "build", "photon"))
     ap.add_argument("--config", default=os.path.join(ROOT, "configs", "sharp_like.yaml"))
     ap.add_argument("--set", action="append", default=[], dest="sets", help="config override key=value")
     ap.add_argument("--workloads", default="hmult,bootstrap,dacapo")
-    ap.add_argument("--sizes", default="8,16,32,64,128,256,512,1024", help="scratchpad sizes, MiB")
+    ap.add_argument("--sizes", type=sizes_arg, default="8,16,32,64,128,256,512,1024",
+                    help="scratchpad sizes, MiB")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "fhe_sweep"))
     ap.add_argument("--plot", action="store_true", help="write sweep.png (matplotlib)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                     help="points run at once, one photon process each (default: the number of cores)")
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    sizes = [int(s) for s in a.sizes.split(",")]
+    sizes = a.sizes
+    if not (os.path.isfile(a.photon) and os.access(a.photon, os.X_OK)):
+        sys.exit("fhe_sweep: --photon %s is not an executable (build it: bash scripts/build.sh)" % a.photon)
+    if not os.path.isfile(a.config):
+        sys.exit("fhe_sweep: --config %s: no such file" % a.config)
     points = []
     for w in a.workloads.split(","):
         if w not in WORKLOADS:
@@ -105,6 +121,10 @@ def main():
         points += [(w, mib) for mib in sizes]
     if a.jobs < 1:
         sys.exit("fhe_sweep: --jobs must be at least 1 (is %d)" % a.jobs)
+    try:
+        os.makedirs(a.out, exist_ok=True)
+    except OSError as e:
+        sys.exit("fhe_sweep: --out %s: %s" % (a.out, e.strerror))
     total = time.time()
     # Points run in their own processes, up to --jobs at once; printed in order as they finish.
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
@@ -127,10 +147,15 @@ def main():
         wr.writeheader()
         for r in rows:
             wr.writerow(r)
-    if a.plot:
+    failed = [r for r in rows if "error" in r]
+    if a.plot and len(failed) < len(rows):
         plot(rows, os.path.join(a.out, "sweep.png"),
              "%s %s" % (os.path.basename(a.config), " ".join(a.sets)))
         print("wrote %s" % os.path.join(a.out, "sweep.png"))
+    if failed:
+        sys.exit("fhe_sweep: %d of %d points failed (first: %s %d MiB: %s)" %
+                 (len(failed), len(rows), failed[0]["workload"], failed[0]["size_mib"],
+                  failed[0]["error"].splitlines()[-1] if failed[0]["error"] else "no message"))
 
 
 if __name__ == "__main__":
