@@ -129,6 +129,10 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
     throw Error(fmt::format("fhe.layout=resident keeps whole keys in LRU slots and every ciphertext on chip: "
                             "it needs fhe.key_policy=lru (is {}) and fhe.ct_policy other than none (is {})",
                             key_policy_table().name(fc.key_policy), ct_policy_table().name(fc.ct_policy)));
+  if (fc.layout == FheLayout::Resident && fc.ks_dataflow != KsDataflow::Auto)
+    throw Error(fmt::format("fhe.layout=resident keeps both key-switch accumulators on chip: it needs "
+                            "fhe.ks_dataflow=auto (is {})",
+                            ks_dataflow_table().name(fc.ks_dataflow)));
   if (fc.layout == FheLayout::Resident && !mem.fits)
     throw Error(fmt::format("fhe.layout=resident: the resident layout needs {:.1f} MiB of scratchpad "
                             "(scratchpad.size_kib >= {}); scratchpad.size_kib is {}",
@@ -136,7 +140,7 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
                             (mem.keys_base + (mem.any_key ? mem.slot_bytes : 0) + 1023) / 1024,
                             cfg.scratchpad.size_kib));
   bool resident = mem.fits && fc.key_policy == KeyPolicy::Lru && fc.ct_policy != CtPolicy::None &&
-                  fc.layout != FheLayout::Streamed;
+                  fc.layout != FheLayout::Streamed && fc.ks_dataflow == KsDataflow::Auto;
   std::optional<FheStreamPlan> splan;
   std::vector<KeyId> distinct;
   for (const FheOp& op : ops)
@@ -202,7 +206,9 @@ pcs::Program lower_fhe(const FheProgram& prog, const RunConfig& cfg) {
       const std::string shape = with_error_context(where_of(op), [&] { return lowerer.lower(op); });
       if (!shape.empty()) out.ops.back().detail += " stream: " + shape;
       const uint64_t held = fc.key_policy == KeyPolicy::Lru ? keys.occupied() : lowerer.pinned_in_use();
-      peak[i + 1] = kFheTablesBytes + ct_slots + held * splan->slot_bytes + lowerer.work_peak();
+      // Tables, ciphertext and key slots, the constants tile, the op's working buffers.
+      peak[i + 1] = kFheTablesBytes + ct_slots + held * splan->slot_bytes + (splan->work_base - splan->konst_base) +
+                    lowerer.work_peak();
     }
     lowerer.drain();
   }
