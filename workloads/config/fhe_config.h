@@ -29,6 +29,17 @@ inline const EnumTable<FheLayout>& fhe_layout_table() {
   return t;
 }
 
+/// Key-switch dataflow of the streamed layout (fhe.ks_dataflow; docs/fhe.md "Key switching with
+/// little memory"). SimFHE's caching levels (Agrawal et al., MICRO 2023; SimFHE params.py
+/// CacheStyle): `raised` is its ALPHA (and HUGE: the same traffic for one op), `transposed` its
+/// CONST and BETA (the base conversions read slot-wise through HBM).
+enum class KsDataflow { Auto, Raised, Transposed };
+inline const EnumTable<KsDataflow>& ks_dataflow_table() {
+  static const EnumTable<KsDataflow> t{
+      {KsDataflow::Auto, "auto"}, {KsDataflow::Raised, "raised"}, {KsDataflow::Transposed, "transposed"}};
+  return t;
+}
+
 struct FheConfig {
   uint32_t dnum = 0;  ///< key-switching decomposition number; 0 = derive (HEIR rule)
   // Bootstrapping (CKKS, Cheon-Han-Kim-Kim-Song style with BSGS linear transforms).
@@ -56,14 +67,22 @@ struct FheConfig {
   /// buffers what is left), `none` (every op reads its operands from HBM and writes its result
   /// back, as SimFHE assumes).
   CtPolicy ct_policy = CtPolicy::Spill;
-  /// Limbs per streamed group (one DMA and one command per group and polynomial); 0 = the largest
-  /// group that fits, at most a quarter of the limbs so that transfers overlap compute.
+  /// The most limbs per streamed group (one DMA and one command per group and polynomial): the
+  /// planner takes fewer where a tile of that many does not fit; 0 = at most a quarter of the
+  /// op's limbs, so that transfers overlap compute.
   uint32_t limb_group = 0;
   /// `auto`: the resident layout where it fits and its whole-key slots are not slower than
   /// streaming (docs/fhe.md "Memory plan"); `resident`: always (an error naming the scratchpad
   /// size it needs where it does not fit); `streamed`: always stream in limb tiles, so that a
   /// sweep can compare the two at one size.
   FheLayout layout = FheLayout::Auto;
+  /// `auto`: each key switch takes the dataflow of least estimated time that fits; `raised`: the
+  /// raised digits always go through HBM (never both accumulators on chip), the base conversions
+  /// transposed through HBM only where even that does not fit; `transposed`: both base
+  /// conversions always read slot-wise through HBM. A fixed dataflow implies the streamed layout.
+  /// To compare with SimFHE, whose per-op traffic does not shrink as memory grows past its
+  /// caching level (shared/reference/fhe_simfhe).
+  KsDataflow ks_dataflow = KsDataflow::Auto;
 
   void declare(ParamSet& ps, const std::string& p) {
     ps.add_uint(p + ".dnum", &dnum, 0, 64, "key-switch decomposition number (0: derive)");
@@ -84,8 +103,11 @@ struct FheConfig {
         "ciphertext residency: spill on demand, hottest first, none (HBM in and out per op, SimFHE)");
     ps.add_enum(p + ".layout", &layout, fhe_layout_table(),
                 "memory layout: auto, resident (whole working set on chip), streamed (limb tiles)");
+    ps.add_enum(p + ".ks_dataflow", &ks_dataflow, ks_dataflow_table(),
+                "key-switch dataflow: auto, raised (digits through HBM, SimFHE ALPHA), transposed "
+                "(slot-wise base conversions through HBM, SimFHE BETA/CONST)");
     ps.add_uint(p + ".limb_group", &limb_group, 0, 64,
-                "limbs per streamed group (0: chosen by the planner; at most L + 1 + alpha are used)");
+                "most limbs per streamed group (0: a quarter of the limbs; fewer where a tile does not fit)");
   }
 };
 

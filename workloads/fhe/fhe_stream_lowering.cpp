@@ -341,12 +341,16 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::choose_shape(cons
   // tile that moves data (a DMA's set-up and round trip and the NTT queue's drain at the
   // handshake, about 1 us: models/dma/README.md, platform/queue_unit.cpp).
   const double tile_bytes = cfg.hbm.peak_bandwidth_gbps() * 1000.0;  // GB/s x 1 us
+  // A fixed key-switch dataflow (fhe.ks_dataflow, for comparing with SimFHE, which counts bytes)
+  // takes the shape of fewest HBM bytes, tiles only breaking ties.
+  const bool bytes_first = cfg.fhe.ks_dataflow != KsDataflow::Auto;
   auto score = [&](const StreamShape& s) {
     const ShapeCost c = cost_of(s);
+    if (bytes_first) return double(c.hbm) + 1e-6 * double(c.tiles);
     return double(c.hbm) + double(c.prologue) + tile_bytes * double(c.tiles);
   };
   const uint32_t K0 = o.level + 1, digits = fhe_digits(o);
-  // fhe.limb_group fixes the group, but never above the chain's L + 1 + alpha limbs (a larger group
+  // fhe.limb_group caps the group (the walk below starts there), never above the chain's L + 1 + alpha limbs (a larger group
   // would only size buffers for limbs that do not exist).
   const uint32_t g_cap = cfg.fhe.limb_group
                              ? std::min<uint32_t>(cfg.fhe.limb_group, o.max_level + 1 + o.alpha)
@@ -360,11 +364,12 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::choose_shape(cons
   const std::vector<R> rots =
       rot ? std::vector<R>{StreamShape::kRotResident, StreamShape::kRotOnTheFly, StreamShape::kRotInHbm}
           : std::vector<R>{StreamShape::kRotResident};
+  const KsDataflow flow = cfg.fhe.ks_dataflow;
   for (R rr : rots) {
     StreamShape s;
     s.rot = rr;
     if (ks) {
-      if (o.kind != FheOpKind::HoistedRotate) {
+      if (o.kind != FheOpKind::HoistedRotate && flow == KsDataflow::Auto) {
         s.ks = StreamShape::kAccResident;
         if (allow_key_digits) {
           s.key_digits = true;
@@ -374,14 +379,14 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::choose_shape(cons
         regimes.push_back(s);
       }
       s.ks = StreamShape::kRaised;
-      for (int v = 0; v < 4; ++v) {
+      for (int v = flow == KsDataflow::Transposed ? 3 : 0; v < 4; ++v) {
         s.coeff_transposed = v & 1;
         s.accp_transposed = v & 2;
         regimes.push_back(s);
       }
     } else if (raise) {
-      regimes.push_back(s);
-      if (!plan.cur_spm) {
+      if (flow != KsDataflow::Transposed) regimes.push_back(s);
+      if (!plan.cur_spm || flow == KsDataflow::Transposed) {
         s.coeff_transposed = true;
         regimes.push_back(s);
       }
@@ -395,6 +400,8 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::choose_shape(cons
   // coefficient-sliced element-wise tiles, then the tight shape. Slices and single buffering
   // cost far more time than the extra bytes of a less frugal dataflow, so every dataflow is
   // tried with whole tiles before any is sliced.
+  // With bytes first, every pass is searched and the fewest bytes win across passes.
+  std::optional<StreamShape> fewest;
   for (int pass = 0; pass < 3; ++pass) {
     if (pass == 1 && !can_split) continue;
     std::optional<StreamShape> chosen;
@@ -449,8 +456,10 @@ std::optional<std::pair<StreamShape, uint64_t>> StreamLowerer::choose_shape(cons
         s = moves[best];
       }
     }
-    if (chosen) return std::make_pair(*chosen, bytes_of(*chosen));
+    if (chosen && bytes_first && (!fewest || score(*chosen) < score(*fewest))) fewest = chosen;
+    if (chosen && !bytes_first) return std::make_pair(*chosen, bytes_of(*chosen));
   }
+  if (fewest) return std::make_pair(*fewest, bytes_of(*fewest));
   return std::nullopt;
 }
 
