@@ -28,7 +28,8 @@ void OpLowerer::lower(const FheOp& op, size_t index) {
 
 namespace {
 
-/// Checks the op's parameters; fills dnum when the program leaves it 0; puts a composite op on
+/// Checks the op's parameters; fills dnum when the program leaves it 0 (fhe.dnum, else
+/// ceil((L+1)/alpha)), refuses an fhe.dnum other than the program's own; puts a composite op on
 /// its chain.
 FheOp checked(FheOp op, const FheConfig& fc) {
   const FheOpTraits& t = fhe_op_traits(op.kind);
@@ -38,6 +39,12 @@ FheOp checked(FheOp op, const FheConfig& fc) {
     throw Error("level " + std::to_string(op.level) + " above max_level " + std::to_string(op.max_level));
   if (op.alpha < 1) throw Error("alpha must be at least 1");
   if (op.max_level + 1 + op.alpha > 256) throw Error("L+1+alpha above 256 limbs");
+  // A program that fixes dnum (a HEIR program: from its P primes or numLargeDigits) has keys of
+  // that many digits; fhe.dnum cannot change them, so a different value is refused, not ignored.
+  if (op.dnum != 0 && fc.dnum != 0 && fc.dnum != op.dnum)
+    throw Error("fhe.dnum " + std::to_string(fc.dnum) + ": the program fixes dnum = " + std::to_string(op.dnum) +
+                " (alpha " + std::to_string(op.alpha) +
+                "); fhe.dnum applies to `photon fhe` ops and programs that leave it implicit (set it to 0)");
   if (op.dnum == 0) op.dnum = fc.dnum ? fc.dnum : (op.max_level + op.alpha) / op.alpha;
   if (t.keys != KeyUse::None && uint64_t(op.dnum) * op.alpha < op.max_level + 1ull)
     throw Error("dnum " + std::to_string(op.dnum) + " * alpha " + std::to_string(op.alpha) +

@@ -305,6 +305,31 @@ TEST(FheLowering, LayoutKnobForcesOrRefusesTheResidentLayout) {
   EXPECT_TRUE(lowers_resident(prog, cfg));
 }
 
+TEST(FheLowering, AnFheDnumOtherThanTheProgramsIsRefused) {
+  // A HEIR program fixes dnum (its keys have that many digits): fhe.dnum equal to it or 0 lowers,
+  // another value is one error naming both (it used to be ignored silently).
+  RunConfig cfg = big_config();
+  FheOp op = make_op(FheOpKind::Rotate, 10, 5, 5, 2);
+  op.rotation = 1;
+  op.dnum = 3;
+  FheProgram prog;
+  prog.ops = {op};
+  cfg.fhe.dnum = 3;
+  EXPECT_NO_THROW(lower_fhe(prog, cfg));
+  cfg.fhe.dnum = 4;
+  try {
+    lower_fhe(prog, cfg);
+    ADD_FAILURE() << "fhe.dnum 4 accepted for a program with dnum 3";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("fhe.dnum 4: the program fixes dnum = 3 (alpha 2)"), std::string::npos)
+        << e.what();
+  }
+  // A program that leaves dnum implicit takes fhe.dnum (the key of 4 digits: 2 x 4 x (L+1+alpha) limbs).
+  prog.ops[0].dnum = 0;
+  const pcs::Program p = lower_fhe(prog, cfg);
+  EXPECT_NE(p.ops[1].detail.find("dnum=4"), std::string::npos) << p.ops[1].detail;
+}
+
 TEST(FheLowering, SemaphoresBalanceAndEveryCommandIsValidForTheEngine) {
   RunConfig cfg = big_config();
   FheProgram prog;
