@@ -26,8 +26,12 @@ bool parse_uint(const std::string& s, uint64_t& out) {
     if (c != '_') t += c;
   errno = 0;
   char* end = nullptr;
-  unsigned long long v = std::strtoull(t.c_str(), &end, 0);
-  if (errno != 0 || end == t.c_str()) return false;
+  // YAML 1.2 core schema: decimal (a leading 0 is still decimal: 010 is 10), 0x hex, 0o octal.
+  const bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+  const bool oct = t.size() > 2 && t[0] == '0' && t[1] == 'o';
+  const char* digits = t.c_str() + (oct ? 2 : 0);
+  unsigned long long v = std::strtoull(digits, &end, hex ? 16 : oct ? 8 : 10);
+  if (errno != 0 || end == digits) return false;
   if (*end != '\0') {
     // Allow integral floats such as 1e6.
     char* end2 = nullptr;

@@ -105,6 +105,16 @@ TEST(Config, WrongTypeNamesKey) {
   EXPECT_THAT(error_of(seq, {}), HasSubstr("sequence"));
 }
 
+TEST(Config, IntegersReadAsYamlCoreSchemaIntegers) {
+  // YAML 1.2 core: a leading zero is decimal (010 is 10, not octal 8); 0x hex and 0o octal.
+  EXPECT_EQ(load_run_config("", {"scratchpad.size_kib=010"}).scratchpad.size_kib, 10u);
+  EXPECT_EQ(load_run_config("", {"scratchpad.size_kib=0x400"}).scratchpad.size_kib, 1024u);
+  EXPECT_EQ(load_run_config("", {"scratchpad.size_kib=0o20"}).scratchpad.size_kib, 16u);
+  EXPECT_EQ(load_run_config("", {"scratchpad.size_kib=2_048"}).scratchpad.size_kib, 2048u);
+  EXPECT_THAT(error_of("", {"scratchpad.size_kib=0o9"}), HasSubstr("scratchpad.size_kib"));
+  EXPECT_THAT(error_of("", {"scratchpad.size_kib=0x"}), HasSubstr("scratchpad.size_kib"));
+}
+
 TEST(Config, OutOfRangeNamesKeyAndRange) {
   std::string e = error_of("", {"optical_gemm.dac_bits=40"});
   EXPECT_THAT(e, HasSubstr("optical_gemm.dac_bits"));
